@@ -1,0 +1,11 @@
+// Package migrations holds the database schema as goose SQL migrations,
+// embedded so that `dedupd migrate` needs no files on disk. The same folder
+// works with the goose CLI: goose -dir migrations postgres "$DATABASE_URL" up.
+package migrations
+
+import "embed"
+
+// FS holds every migration, named NNNNN_what.sql.
+//
+//go:embed *.sql
+var FS embed.FS

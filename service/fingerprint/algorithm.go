@@ -1,0 +1,123 @@
+package fingerprint
+
+import (
+	"crypto/sha256"
+	"errors"
+	"slices"
+	"strings"
+)
+
+// ErrNoWords is returned when an article's body holds no word that counts
+// once normalised: it is empty, blank, punctuation, or only stop words. Such
+// a fingerprint would say nothing about the article.
+var ErrNoWords = errors.New("the body has no words after normalisation")
+
+// Version identifies the algorithm, and the parameters, that made a
+// fingerprint. It is stored with every fingerprint; fingerprints of different
+// versions are never compared. Change the version whenever a change to an
+// algorithm could change the bits it produces.
+type Version int16
+
+const (
+	// VersionExperimental marks a fingerprint made with parameters other than
+	// an algorithm's defaults, as the evaluation does. It is never stored.
+	VersionExperimental Version = 0
+	// VersionYanyiwu is Yanyiwu: bit-for-bit yanyiwu/simhash.
+	VersionYanyiwu Version = 1
+	// VersionWeighted is Weighted, the project's default.
+	VersionWeighted Version = 2
+)
+
+// Document is the text of an article as a fingerprint reads it.
+type Document struct {
+	Title string
+	Body  string
+	HTML  bool // the title and body are HTML: only the text a reader sees counts
+}
+
+// Keyword is one counted word and its weight in the fingerprint.
+type Keyword struct {
+	Word   string
+	Weight float64
+}
+
+// Fingerprint is what an algorithm makes of a Document.
+type Fingerprint struct {
+	Simhash uint64
+	Version Version
+	// Words is the set of the counted words, for the shared-word ratio.
+	Words WordSet
+	// Keywords are the counted words, heaviest first (ties by word), to
+	// explain a fingerprint and the words two articles share.
+	Keywords []Keyword
+	// ContentHash is the SHA-256 of the normalised title and body, whatever
+	// the algorithm: two documents with equal hashes read the same.
+	ContentHash [sha256.Size]byte
+}
+
+// Algorithm makes fingerprints. Implementations are safe for concurrent use.
+type Algorithm interface {
+	// Version identifies the algorithm and its parameters.
+	Version() Version
+	// Fingerprint returns the fingerprint of doc, or ErrNoWords.
+	Fingerprint(doc Document) (Fingerprint, error)
+}
+
+// normalised is a document's title and body as plain, normalised text.
+type normalised struct{ title, body string }
+
+func normalise(doc Document) normalised {
+	title, body := doc.Title, doc.Body
+	if doc.HTML {
+		title, body = HTMLText(title), HTMLText(body)
+	}
+	return normalised{title: Normalize(title), body: Normalize(body)}
+}
+
+func (n normalised) contentHash() [sha256.Size]byte {
+	return sha256.Sum256([]byte(n.title + "\n" + n.body))
+}
+
+// weightedWord is a counted word's hash and the weight it is folded with.
+type weightedWord struct {
+	hash   uint64
+	weight float64
+}
+
+// fold makes the simhash of weighted words: per bit, +weight where the word's
+// hash has the bit set and −weight where it has not; the result's bit is 1
+// where the sum is positive. Words are folded in the order given, so callers
+// pass a deterministic order: float addition is not associative.
+func fold(words []weightedWord) uint64 {
+	var sums [64]float64
+	for _, w := range words {
+		for i := range sums {
+			if w.hash>>i&1 == 1 {
+				sums[i] += w.weight
+			} else {
+				sums[i] -= w.weight
+			}
+		}
+	}
+	var h uint64
+	for i, s := range sums {
+		if s > 0 {
+			h |= 1 << i
+		}
+	}
+	return h
+}
+
+// sortByWeight orders keywords heaviest first, ties by word, so that every
+// run folds them in the same order.
+func sortByWeight(keywords []Keyword) {
+	slices.SortFunc(keywords, func(a, b Keyword) int {
+		switch {
+		case a.Weight > b.Weight:
+			return -1
+		case a.Weight < b.Weight:
+			return 1
+		}
+		return strings.Compare(a.Word, b.Word)
+	})
+}

@@ -1,0 +1,90 @@
+package fingerprint
+
+import (
+	"math"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// WeightedParams are the choices of the default algorithm. The evaluation
+// (docs/evaluation.md) measured them; DefaultWeightedParams are its result.
+type WeightedParams struct {
+	// Exponent raises each word's TF-IDF weight before folding. At 1 this is
+	// classic simhash; above 1 the article's key words outweigh the words a
+	// repost adds (a byline, an editor's line), so reposts move fewer bits,
+	// at the cost of passages that share key words moving closer together.
+	Exponent float64
+	// TitleWeight is what one occurrence of a word in the title counts for,
+	// in occurrences in the body.
+	TitleWeight float64
+	// TopN keeps only the N heaviest words; 0 keeps them all.
+	TopN int
+}
+
+// DefaultWeightedParams are the parameters stored as VersionWeighted.
+var DefaultWeightedParams = WeightedParams{Exponent: 2, TitleWeight: 1, TopN: 0}
+
+// Weighted is the project's default algorithm: our normalisation, every
+// counted word weighted by (TF × IDF)^Exponent, xxhash64 word hashes.
+type Weighted struct {
+	dict   *Dictionary
+	params WeightedParams
+}
+
+// NewWeighted returns the default algorithm with the given parameters.
+func NewWeighted(d *Dictionary, p WeightedParams) *Weighted {
+	return &Weighted{dict: d, params: p}
+}
+
+// Version is VersionWeighted with the default parameters and
+// VersionExperimental with any others.
+func (w *Weighted) Version() Version {
+	if w.params != DefaultWeightedParams {
+		return VersionExperimental
+	}
+	return VersionWeighted
+}
+
+// Fingerprint returns the fingerprint of doc, or ErrNoWords.
+func (w *Weighted) Fingerprint(doc Document) (Fingerprint, error) {
+	text := normalise(doc)
+	counts := make(map[string]float64, 256)
+	if w.dict.countWords(text.body, 1, counts) == 0 {
+		return Fingerprint{}, ErrNoWords
+	}
+	w.dict.countWords(text.title, w.params.TitleWeight, counts)
+
+	keywords := make([]Keyword, 0, len(counts))
+	for word, tf := range counts {
+		keywords = append(keywords, Keyword{Word: word, Weight: tf * w.dict.IDF(word)})
+	}
+	sortByWeight(keywords)
+	if n := w.params.TopN; n > 0 && len(keywords) > n {
+		keywords = keywords[:n]
+	}
+
+	words := make([]weightedWord, len(keywords))
+	hashes := make([]uint64, len(keywords))
+	for i, k := range keywords {
+		h := xxhash.Sum64String(k.Word)
+		words[i] = weightedWord{hash: h, weight: w.foldWeight(k.Weight)}
+		hashes[i] = h
+	}
+	return Fingerprint{
+		Simhash:     fold(words),
+		Version:     w.Version(),
+		Words:       NewWordSet(hashes),
+		Keywords:    keywords,
+		ContentHash: text.contentHash(),
+	}, nil
+}
+
+func (w *Weighted) foldWeight(tfidf float64) float64 {
+	switch w.params.Exponent {
+	case 1:
+		return tfidf
+	case 2:
+		return tfidf * tfidf
+	}
+	return math.Pow(tfidf, w.params.Exponent)
+}

@@ -1,0 +1,78 @@
+package fingerprint
+
+import (
+	"strings"
+)
+
+// DefaultYanyiwuTopN is the number of keywords VersionYanyiwu folds.
+const DefaultYanyiwuTopN = 50
+
+// Yanyiwu is bit-for-bit compatible with yanyiwu/simhash, so a newsroom that
+// stores its fingerprints can bring them along: cppjieba's keyword extractor
+// (single-rune words and jieba's stop words dropped, weight = count × IDF,
+// the top N), the lookup3 word hash, the same fold.
+//
+// It reads the text as that library does, without this package's
+// normalisation: the body, after the title and a line break when there is a
+// title, as plain text (or the text of the HTML). Only invalid UTF-8 is
+// mended first: cppjieba would drop the whole input at one bad byte.
+// Keywords tied at the top-N cut-off are ordered differently by different C++
+// libraries; such rare inputs may differ from other builds in their tail.
+type Yanyiwu struct {
+	dict *Dictionary
+	topN int
+}
+
+// NewYanyiwu returns the yanyiwu/simhash algorithm folding the topN heaviest
+// keywords.
+func NewYanyiwu(d *Dictionary, topN int) *Yanyiwu {
+	return &Yanyiwu{dict: d, topN: topN}
+}
+
+// Version is VersionYanyiwu with DefaultYanyiwuTopN and VersionExperimental
+// with any other top N.
+func (y *Yanyiwu) Version() Version {
+	if y.topN != DefaultYanyiwuTopN {
+		return VersionExperimental
+	}
+	return VersionYanyiwu
+}
+
+// Fingerprint returns the fingerprint of doc, or ErrNoWords.
+func (y *Yanyiwu) Fingerprint(doc Document) (Fingerprint, error) {
+	title, body := doc.Title, doc.Body
+	if doc.HTML {
+		title, body = HTMLText(title), HTMLText(body)
+	}
+	title = strings.ToValidUTF8(title, " ")
+	body = strings.ToValidUTF8(body, " ")
+	text := body
+	if title != "" {
+		if len(y.dict.jieba.ExtractWithWeight(body, 1)) == 0 {
+			return Fingerprint{}, ErrNoWords
+		}
+		text = title + "\n" + body
+	}
+
+	extracted := y.dict.jieba.ExtractWithWeight(text, y.topN)
+	if len(extracted) == 0 {
+		return Fingerprint{}, ErrNoWords
+	}
+	words := make([]weightedWord, len(extracted))
+	hashes := make([]uint64, len(extracted))
+	keywords := make([]Keyword, len(extracted))
+	for i, e := range extracted {
+		h := jenkins64([]byte(e.Word))
+		words[i] = weightedWord{hash: h, weight: e.Weight}
+		hashes[i] = h
+		keywords[i] = Keyword{Word: e.Word, Weight: e.Weight}
+	}
+	sortByWeight(keywords)
+	return Fingerprint{
+		Simhash:     fold(words), // in the extractor's order, as yanyiwu/simhash folds
+		Version:     y.Version(),
+		Words:       NewWordSet(hashes),
+		Keywords:    keywords,
+		ContentHash: normalise(doc).contentHash(),
+	}, nil
+}
