@@ -1,0 +1,86 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// interpretError turns a driver error into a service error: no rows into
+// KindNotFound, deadlocks and serialisation failures into KindConflict (the
+// service runs the work again), an unreachable or overloaded database and
+// timeouts into KindUnavailable. Anything else stays internal, wrapped with
+// what was being done. It returns nil for nil.
+func interpretError(err error, doing string) error {
+	if err == nil {
+		return nil
+	}
+	var se *service.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	kind := service.KindInternal
+	msg := ""
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		kind, msg = service.KindNotFound, "no such article"
+	case isConflict(err):
+		kind, msg = service.KindConflict, "concurrent writers collided"
+	case isUnavailable(err):
+		kind, msg = service.KindUnavailable, "the database is unavailable or did not answer in time"
+	}
+	return &service.Error{Kind: kind, Message: msg, Err: fmt.Errorf("%s: %w", doing, err)}
+}
+
+func isConflict(err error) bool {
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) {
+		return false
+	}
+	switch pg.Code {
+	case "40001", "40P01": // serialization_failure, deadlock_detected
+		return true
+	case "23505": // unique_violation: a writer that did not take the key's lock
+		return true
+	}
+	return false
+}
+
+func isUnavailable(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch {
+		case strings.HasPrefix(pg.Code, "08"): // connection_exception
+			return true
+		case strings.HasPrefix(pg.Code, "53"): // insufficient_resources: too many connections, disk full
+			return true
+		}
+		switch pg.Code {
+		case "57014", // query_canceled: the statement timeout
+			"57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+			"55P03": // lock_not_available
+			return true
+		}
+		return false
+	}
+	var netErr net.Error
+	var connectErr *pgconn.ConnectError
+	return errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, context.Canceled) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, pgconn.ErrConnClosed) ||
+		errors.Is(err, net.ErrClosed) ||
+		errors.As(err, &connectErr) ||
+		errors.As(err, &netErr) ||
+		pgconn.Timeout(err) ||
+		pgconn.SafeToRetry(err)
+}

@@ -1,0 +1,96 @@
+package repo
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/newsdedup/newsdedup/service"
+)
+
+var _ service.Store = (*Store)(nil)
+
+// Options size the pool and bound every wait on the database.
+type Options struct {
+	MaxConns         int32         // the pool's size; 0 for pgx's default (4 or the CPUs)
+	ConnectTimeout   time.Duration // per connection attempt; 0 for 5 s
+	StatementTimeout time.Duration // per statement, lock waits included; 0 for none
+}
+
+// Store is the PostgreSQL implementation of service.Store. It is safe for
+// concurrent use.
+type Store struct {
+	queries
+	pool *pgxpool.Pool
+}
+
+// Open returns a Store over a pool of connections to databaseURL. It does not
+// wait for the database: the pool connects on first use, so the service
+// starts, and reports itself unready, while the database is down.
+func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
+	cfg, err := parseConfig(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	cfg.ConnConfig.ConnectTimeout = cmp.Or(opts.ConnectTimeout, 5*time.Second)
+	if opts.StatementTimeout > 0 {
+		ms := strconv.FormatInt(opts.StatementTimeout.Milliseconds(), 10)
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = ms
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = ms
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "dedupd"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database pool: %w", err)
+	}
+	return &Store{queries: queries{db: pool}, pool: pool}, nil
+}
+
+// Close waits for the pool's connections to be released and closes them.
+func (s *Store) Close() { s.pool.Close() }
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return interpretError(s.pool.Ping(ctx), "ping database")
+}
+
+// InTx runs fn in one READ COMMITTED transaction and commits if fn returns
+// nil; otherwise it rolls back and returns fn's error.
+func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return interpretError(err, "begin transaction")
+	}
+	if err := fn(&storeTx{queries: queries{db: tx}}); err != nil {
+		// Roll back without the caller's context: it may be the one that
+		// expired, and the connection must go back to the pool clean.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = tx.Rollback(rctx)
+		return err
+	}
+	return interpretError(tx.Commit(ctx), "commit transaction")
+}
+
+// querier is what pgxpool.Pool and pgx.Tx have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// storeTx is the Store's service.Tx.
+type storeTx struct {
+	queries
+}
+
+var _ service.Tx = (*storeTx)(nil)

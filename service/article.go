@@ -1,0 +1,145 @@
+package service
+
+import (
+	"crypto/sha256"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// Status is the verdict on an article.
+type Status string
+
+// The three verdicts.
+const (
+	StatusUnique         Status = "unique"
+	StatusNearDuplicate  Status = "near_duplicate"
+	StatusExactDuplicate Status = "exact_duplicate"
+)
+
+// ContentType says how to read an article's title and body.
+type ContentType string
+
+// The content types an article may have.
+const (
+	ContentText ContentType = "text"
+	ContentHTML ContentType = "html"
+)
+
+// MaxExternalIDLength is the longest external_id, in characters.
+const MaxExternalIDLength = 256
+
+// Text is what a fingerprint is made of: a title and a body, as plain text
+// or as HTML.
+type Text struct {
+	Title       string
+	Body        string
+	ContentType ContentType // "" means ContentText
+}
+
+// validate checks the text and fills in its default content type. prefix is
+// put before field names in errors ("a." for the first text of a compare).
+func (t *Text) validate(prefix string) error {
+	if strings.TrimSpace(t.Body) == "" {
+		return Invalid(prefix+"body", "is required and must not be blank")
+	}
+	switch t.ContentType {
+	case "":
+		t.ContentType = ContentText
+	case ContentText, ContentHTML:
+	default:
+		return Invalid(prefix+"content_type", "must be %q or %q, not %q", ContentText, ContentHTML, t.ContentType)
+	}
+	return checkStrings(prefix, field{"title", t.Title}, field{"body", t.Body})
+}
+
+// document is the text as a fingerprint reads it.
+func (t *Text) document() fingerprint.Document {
+	return fingerprint.Document{Title: t.Title, Body: t.Body, HTML: t.ContentType == ContentHTML}
+}
+
+// ArticleInput is an article as a client sends it.
+type ArticleInput struct {
+	Text
+	ExternalID  string
+	Source      string
+	URL         string
+	PublishedAt time.Time // the zero time means now
+}
+
+// validate checks every field; requireID says whether external_id is
+// required (it is to store an article, not to check one).
+func (in *ArticleInput) validate(requireID bool) error {
+	n := utf8.RuneCountInString(in.ExternalID)
+	switch {
+	case requireID && n == 0:
+		return Invalid("external_id", "is required")
+	case n > MaxExternalIDLength:
+		return Invalid("external_id", "must be at most %d characters, not %d", MaxExternalIDLength, n)
+	}
+	if y := in.PublishedAt.Year(); !in.PublishedAt.IsZero() && (y < 1 || y > 9999) {
+		return Invalid("published_at", "year %d is out of range", y)
+	}
+	if err := checkStrings("", field{"external_id", in.ExternalID}, field{"source", in.Source}, field{"url", in.URL}); err != nil {
+		return err
+	}
+	return in.Text.validate("")
+}
+
+type field struct{ name, value string }
+
+// checkStrings refuses invalid UTF-8 and the NUL character, which
+// PostgreSQL's text cannot hold.
+func checkStrings(prefix string, fields ...field) error {
+	for _, f := range fields {
+		if !utf8.ValidString(f.value) {
+			return Invalid(prefix+f.name, "is not valid UTF-8")
+		}
+		if strings.IndexByte(f.value, 0) >= 0 {
+			return Invalid(prefix+f.name, "must not contain the NUL character")
+		}
+	}
+	return nil
+}
+
+// Article is a stored article. Its body is stored but never read back: the
+// API does not return it and the dedup decision needs only the fingerprint.
+type Article struct {
+	ID          int64
+	ExternalID  string
+	Source      string
+	Title       string
+	URL         string
+	ContentType ContentType
+	PublishedAt time.Time
+	IngestedAt  time.Time
+
+	Simhash            uint64
+	FingerprintVersion fingerprint.Version
+	Words              fingerprint.WordSet
+	ContentHash        [sha256.Size]byte
+
+	Status      Status
+	DuplicateOf int64 // the cluster's canonical article; 0 when this one is canonical
+	ClusterID   int64 // the canonical article's id, this article's own when canonical
+	Distance    int   // to the canonical article, when a duplicate
+	WordRatio   float64
+}
+
+// IsCanonical reports whether the article heads its cluster.
+func (a *Article) IsCanonical() bool { return a.DuplicateOf == 0 }
+
+// Candidate is a stored article as the dedup decision sees it: its identity
+// and fingerprint, without its text.
+type Candidate struct {
+	ID          int64
+	ExternalID  string
+	Source      string
+	Title       string
+	PublishedAt time.Time
+	Simhash     uint64
+	Words       fingerprint.WordSet
+	ClusterID   int64
+}

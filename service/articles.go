@@ -1,0 +1,61 @@
+package service
+
+import "context"
+
+// FindArticle returns the stored article with this id, or KindNotFound.
+func (s *Service) FindArticle(ctx context.Context, id int64) (Article, error) {
+	return s.store.Article(ctx, id)
+}
+
+// FindArticleByKey returns the article stored under the client's key, or
+// KindNotFound.
+func (s *Service) FindArticleByKey(ctx context.Context, source, externalID string) (Article, error) {
+	return s.store.ArticleByKey(ctx, source, externalID)
+}
+
+// Duplicates returns the other members of the article's cluster, earliest
+// ingested first (so the canonical article first, when it is not this one),
+// at most MaxLimit of them; KindNotFound if the article does not exist.
+func (s *Service) Duplicates(ctx context.Context, id int64) ([]Article, error) {
+	a, err := s.store.Article(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	members, err := s.store.ClusterMembers(ctx, a.ClusterID, MaxLimit+1)
+	if err != nil {
+		return nil, err
+	}
+	others := make([]Article, 0, len(members))
+	for _, m := range members {
+		if m.ID != id {
+			others = append(others, m)
+		}
+	}
+	return others[:min(len(others), MaxLimit)], nil
+}
+
+// DeleteArticle deletes an article so that it is never matched again. When
+// it was the canonical article of a cluster, the earliest remaining member
+// takes over. KindNotFound if it does not exist.
+func (s *Service) DeleteArticle(ctx context.Context, id int64) error {
+	return s.withRetry(ctx, func(tx Tx) error {
+		a, err := tx.Article(ctx, id)
+		if err != nil {
+			return err
+		}
+		// Take the key's lock as writers do, then read again: a writer of the
+		// same key may have changed the article while we waited.
+		if err := tx.Lock(ctx, []LockKey{keyLock(a.Source, a.ExternalID)}); err != nil {
+			return err
+		}
+		if a, err = tx.Article(ctx, id); err != nil {
+			return err
+		}
+		if a.IsCanonical() {
+			if err := handOver(ctx, tx, a.ID); err != nil {
+				return err
+			}
+		}
+		return tx.Delete(ctx, id)
+	})
+}

@@ -1,0 +1,102 @@
+package service
+
+import (
+	"context"
+	"errors"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// MaxBatch is the most articles one batch may hold.
+const MaxBatch = 1000
+
+// BatchItem is one article of a batch with its options.
+type BatchItem struct {
+	Article ArticleInput
+	Options Options
+}
+
+// BatchResult is the outcome for one article of a batch: a verdict, or the
+// error that article alone met.
+type BatchResult struct {
+	Verdict Verdict
+	Err     error
+}
+
+// IngestBatch ingests the articles of a batch in order, as Ingest would one
+// by one: an article that duplicates an earlier one of the same batch is
+// judged a duplicate of it. Articles are fingerprinted in parallel ahead of
+// the one being stored. An article that is invalid gets its own error and the
+// others are stored.
+//
+// The batch as a whole fails with KindInvalid when it is empty, KindTooLarge
+// beyond MaxBatch, and KindUnavailable (or the context's error) when the
+// database cannot be reached: articles stored before that stay stored, and a
+// retry of the batch returns their stored verdicts.
+func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchResult, error) {
+	switch {
+	case len(items) == 0:
+		return nil, Invalid("articles", "must hold at least one article")
+	case len(items) > MaxBatch:
+		return nil, &Error{Kind: KindTooLarge, Field: "articles",
+			Message: "articles: a batch holds at most 1000 articles"}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ready := s.prepareAll(ctx, items)
+
+	results := make([]BatchResult, len(items))
+	for i := range items {
+		var p prepared
+		select {
+		case p = <-ready[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if p.err != nil {
+			results[i].Err = p.err
+			continue
+		}
+		v, err := s.ingest(ctx, &items[i].Article, p.fp, items[i].Options)
+		if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
+			return nil, err
+		}
+		results[i] = BatchResult{Verdict: v, Err: err}
+	}
+	return results, nil
+}
+
+type prepared struct {
+	fp  fingerprint.Fingerprint
+	err error
+}
+
+// prepareAll validates and fingerprints items on s.workers goroutines and
+// returns one channel per item that yields its result, so that the caller
+// can store item i while later items are still being fingerprinted.
+func (s *Service) prepareAll(ctx context.Context, items []BatchItem) []chan prepared {
+	out := make([]chan prepared, len(items))
+	for i := range out {
+		out[i] = make(chan prepared, 1)
+	}
+	next := make(chan int)
+	for range min(s.workers, len(items)) {
+		go func() {
+			for i := range next {
+				fp, err := s.prepare(&items[i].Article, items[i].Options, true)
+				out[i] <- prepared{fp: fp, err: err}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range items {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}

@@ -1,0 +1,57 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Check returns the verdict an article would get if it were ingested now,
+// and stores nothing: its Verdict has no ID. external_id is optional; when
+// given, the article stored under the same key is left out of the matches.
+//
+// Errors: KindInvalid naming the field at fault, KindUnavailable.
+func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
+	fp, err := s.prepare(&in, opts, false)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if in.PublishedAt.IsZero() {
+		in.PublishedAt = s.now()
+	}
+	var self int64
+	if in.ExternalID != "" {
+		stored, err := s.store.ArticleByKey(ctx, in.Source, in.ExternalID)
+		switch {
+		case err == nil:
+			self = stored.ID
+		case !errors.Is(err, ErrNotFound):
+			return Verdict{}, err
+		}
+	}
+	d, candidates, err := s.judge(ctx, s.store, fp, in.PublishedAt, self, time.Time{}, opts)
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := Verdict{
+		ExternalID: in.ExternalID,
+		Source:     in.Source,
+		Status:     d.status,
+		Matches:    d.matches,
+		Simhash:    fp.Simhash,
+		Candidates: candidates,
+	}
+	if d.best != nil {
+		canonical, err := s.store.Article(ctx, d.best.clusterID)
+		switch {
+		case err == nil:
+			v.DuplicateOf = reference(fp, canonical)
+		case errors.Is(err, ErrNotFound): // deleted since the match was read: name the match
+			b := d.best
+			v.DuplicateOf = &Reference{ID: b.ID, ExternalID: b.ExternalID, Distance: b.Distance, WordRatio: b.WordRatio}
+		default:
+			return Verdict{}, err
+		}
+	}
+	return v, nil
+}

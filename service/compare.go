@@ -1,0 +1,99 @@
+package service
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// KeywordsShown is how many keywords a fingerprint or a comparison lists.
+const KeywordsShown = 20
+
+// FingerprintResult explains the fingerprint of a text.
+type FingerprintResult struct {
+	Simhash  uint64
+	Version  fingerprint.Version
+	Blocks   fingerprint.Blocks
+	Keywords []fingerprint.Keyword // the heaviest words, at most KeywordsShown
+}
+
+// Fingerprint returns the fingerprint of a text, its block values and its
+// heaviest words. It stores nothing. Errors: KindInvalid.
+func (s *Service) Fingerprint(t Text) (FingerprintResult, error) {
+	if err := t.validate(""); err != nil {
+		return FingerprintResult{}, err
+	}
+	fp, err := s.fingerprint(&t, "")
+	if err != nil {
+		return FingerprintResult{}, err
+	}
+	return FingerprintResult{
+		Simhash:  fp.Simhash,
+		Version:  fp.Version,
+		Blocks:   fingerprint.BlocksOf(fp.Simhash),
+		Keywords: fp.Keywords[:min(len(fp.Keywords), KeywordsShown)],
+	}, nil
+}
+
+// Comparison says how alike two texts are, and why.
+type Comparison struct {
+	Distance  int
+	WordRatio float64
+	// NearDuplicate applies the service's default max distance and minimum
+	// word ratio, as an ingest without options would.
+	NearDuplicate bool
+	// SharedKeywords are the words both texts count, the heaviest (by the sum
+	// of their weights in the two texts) first, at most KeywordsShown.
+	SharedKeywords []string
+}
+
+// Compare fingerprints two texts and compares them. It stores nothing.
+// Errors: KindInvalid, naming the field as a.body, b.content_type, ….
+func (s *Service) Compare(a, b Text) (Comparison, error) {
+	if err := a.validate("a."); err != nil {
+		return Comparison{}, err
+	}
+	if err := b.validate("b."); err != nil {
+		return Comparison{}, err
+	}
+	fa, err := s.fingerprint(&a, "a.")
+	if err != nil {
+		return Comparison{}, err
+	}
+	fb, err := s.fingerprint(&b, "b.")
+	if err != nil {
+		return Comparison{}, err
+	}
+	c := Comparison{
+		Distance:       fingerprint.Distance(fa.Simhash, fb.Simhash),
+		WordRatio:      fingerprint.Ratio(fa.Words, fb.Words),
+		SharedKeywords: sharedKeywords(fa.Keywords, fb.Keywords, KeywordsShown),
+	}
+	c.NearDuplicate = fa.ContentHash == fb.ContentHash ||
+		(c.Distance <= s.defaults.MaxDistance && c.WordRatio >= s.defaults.MinWordRatio)
+	return c, nil
+}
+
+// sharedKeywords returns up to n words in both lists, heaviest first by the
+// sum of their two weights, ties by word.
+func sharedKeywords(a, b []fingerprint.Keyword, n int) []string {
+	weightInB := make(map[string]float64, len(b))
+	for _, k := range b {
+		weightInB[k.Word] = k.Weight
+	}
+	var shared []fingerprint.Keyword
+	for _, k := range a {
+		if w, ok := weightInB[k.Word]; ok {
+			shared = append(shared, fingerprint.Keyword{Word: k.Word, Weight: k.Weight + w})
+		}
+	}
+	slices.SortFunc(shared, func(x, y fingerprint.Keyword) int {
+		return cmp.Or(-cmp.Compare(x.Weight, y.Weight), cmp.Compare(x.Word, y.Word))
+	})
+	words := make([]string, 0, min(len(shared), n))
+	for _, k := range shared[:min(len(shared), n)] {
+		words = append(words, k.Word)
+	}
+	return words
+}

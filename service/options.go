@@ -1,0 +1,70 @@
+package service
+
+import (
+	"math"
+	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// Options tune one dedup decision. A request may set any of them; the rest
+// come from the service's defaults.
+type Options struct {
+	// MaxDistance is the largest Hamming distance of a near duplicate, 0–3.
+	// The block index finds every match up to 3 and cannot promise more.
+	MaxDistance int
+	// MinWordRatio is the smallest shared-word ratio of a near duplicate, 0–1.
+	MinWordRatio float64
+	// Window limits near duplicates to articles published within this long of
+	// the article; 0 means no limit. Exact duplicates are found at any time.
+	Window time.Duration
+	// Limit is the most matches a verdict lists, 1–1000.
+	Limit int
+}
+
+// MaxLimit is the most matches a verdict may list.
+const MaxLimit = 1000
+
+// maxWindowHours keeps window arithmetic far from time.Duration's overflow
+// (about 292 years) while allowing any window a newsroom could want.
+const maxWindowHours = 100 * 365 * 24
+
+// DefaultOptions are the options when neither the configuration nor the
+// request says otherwise. MinWordRatio was chosen by the evaluation
+// (docs/evaluation.md).
+var DefaultOptions = Options{
+	MaxDistance:  3,
+	MinWordRatio: 0.5,
+	Window:       168 * time.Hour,
+	Limit:        10,
+}
+
+// Validate reports the first option out of range, naming it as the API does.
+func (o Options) Validate() error {
+	switch {
+	case o.MaxDistance < 0 || o.MaxDistance > fingerprint.MaxIndexedDistance:
+		return Invalid("max_distance", "must be between 0 and %d (the index finds every match up to %d bits), not %d",
+			fingerprint.MaxIndexedDistance, fingerprint.MaxIndexedDistance, o.MaxDistance)
+	case math.IsNaN(o.MinWordRatio) || o.MinWordRatio < 0 || o.MinWordRatio > 1:
+		return Invalid("min_word_ratio", "must be between 0 and 1, not %v", o.MinWordRatio)
+	case o.Window < 0:
+		return Invalid("window_hours", "must not be negative")
+	case o.Window > maxWindowHours*time.Hour:
+		return Invalid("window_hours", "must be at most %d", maxWindowHours)
+	case o.Limit < 1 || o.Limit > MaxLimit:
+		return Invalid("limit", "must be between 1 and %d, not %d", MaxLimit, o.Limit)
+	}
+	return nil
+}
+
+// WindowHoursOption converts a window in hours, as the API and the
+// configuration give it, into a Duration, refusing values out of range.
+func WindowHoursOption(hours float64) (time.Duration, error) {
+	if math.IsNaN(hours) || hours < 0 {
+		return 0, Invalid("window_hours", "must be a number of hours, 0 or more")
+	}
+	if hours > maxWindowHours {
+		return 0, Invalid("window_hours", "must be at most %d", maxWindowHours)
+	}
+	return time.Duration(hours * float64(time.Hour)), nil
+}

@@ -1,0 +1,86 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// maxAttempts bounds how often a write is run again after a conflict between
+// concurrent writers.
+const maxAttempts = 5
+
+// candidateCap bounds the candidates one decision reads. Only articles within
+// 3 bits are returned, so it is reached only when more than this many copies
+// of one text are stored in the window; the closest are kept.
+const candidateCap = 1000
+
+// Service is newsdedup's domain: ingest, check, read and delete articles.
+// It is safe for concurrent use.
+type Service struct {
+	store     Store
+	algorithm fingerprint.Algorithm
+	defaults  Options
+	now       func() time.Time
+	workers   int // how many articles of a batch are fingerprinted at once
+}
+
+// New returns a Service that stores articles in store, fingerprints them with
+// algorithm and judges them with defaults unless a request says otherwise.
+func New(store Store, algorithm fingerprint.Algorithm, defaults Options) (*Service, error) {
+	if algorithm.Version() == fingerprint.VersionExperimental {
+		return nil, errors.New("new service: an algorithm with experimental parameters cannot store fingerprints")
+	}
+	if err := defaults.Validate(); err != nil {
+		return nil, fmt.Errorf("new service: default options: %w", err)
+	}
+	return &Service{
+		store:     store,
+		algorithm: algorithm,
+		defaults:  defaults,
+		now:       time.Now,
+		workers:   runtime.GOMAXPROCS(0),
+	}, nil
+}
+
+// Defaults returns the options a request starts from.
+func (s *Service) Defaults() Options { return s.defaults }
+
+// Ready reports whether the database answers.
+func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
+
+// fingerprint makes the fingerprint of a validated text; prefix names the
+// text in errors.
+func (s *Service) fingerprint(t *Text, prefix string) (fingerprint.Fingerprint, error) {
+	fp, err := s.algorithm.Fingerprint(t.document())
+	if errors.Is(err, fingerprint.ErrNoWords) {
+		return fp, Invalid(prefix+"body", "has no words after normalisation (only punctuation, symbols or stop words)")
+	}
+	return fp, err
+}
+
+// withRetry runs a write transaction, again after a conflict between
+// concurrent writers, up to maxAttempts times.
+func (s *Service) withRetry(ctx context.Context, fn func(Tx) error) error {
+	var err error
+	for range maxAttempts {
+		err = s.store.InTx(ctx, fn)
+		if !errors.Is(err, ErrConflict) {
+			return err
+		}
+	}
+	return err
+}
+
+// window returns the publication times a near duplicate of an article
+// published at t may have; both zero when opts sets no window.
+func window(t time.Time, opts Options) (from, to time.Time) {
+	if opts.Window == 0 {
+		return time.Time{}, time.Time{}
+	}
+	return t.Add(-opts.Window), t.Add(opts.Window)
+}
