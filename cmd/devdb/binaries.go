@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// binaries are the PostgreSQL server programs devdb runs.
+type binaries struct {
+	initdb string
+	pgCtl  string
+}
+
+// findBinaries looks for initdb and pg_ctl in PATH, then in the newest
+// /usr/lib/postgresql/*/bin (where Debian and Ubuntu put them, outside PATH).
+func findBinaries() (binaries, error) {
+	initdb, err1 := exec.LookPath("initdb")
+	pgCtl, err2 := exec.LookPath("pg_ctl")
+	if err1 == nil && err2 == nil {
+		return binaries{initdb: initdb, pgCtl: pgCtl}, nil
+	}
+	for _, dir := range debianBinDirs() {
+		b := binaries{initdb: filepath.Join(dir, "initdb"), pgCtl: filepath.Join(dir, "pg_ctl")}
+		if isExecutable(b.initdb) && isExecutable(b.pgCtl) {
+			return b, nil
+		}
+	}
+	return binaries{}, errors.New("PostgreSQL server programs (initdb, pg_ctl) not found in PATH " +
+		"nor in /usr/lib/postgresql/*/bin: install the PostgreSQL server " +
+		"(e.g. apt-get install postgresql) or set DATABASE_URL to a server you already have")
+}
+
+// debianBinDirs lists /usr/lib/postgresql/<version>/bin, newest version first.
+func debianBinDirs() []string {
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	version := func(dir string) float64 {
+		v, err := strconv.ParseFloat(filepath.Base(filepath.Dir(dir)), 64)
+		if err != nil {
+			return -1
+		}
+		return v
+	}
+	slices.SortFunc(dirs, func(a, b string) int {
+		va, vb := version(a), version(b)
+		switch {
+		case va > vb:
+			return -1
+		case va < vb:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return dirs
+}
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// printVersion writes where the binaries are and which version they are.
+func (b binaries) printVersion(ctx context.Context, w io.Writer) error {
+	out, err := exec.CommandContext(ctx, b.pgCtl, "--version").Output()
+	if err != nil {
+		return fmt.Errorf("%s --version: %w", b.pgCtl, err)
+	}
+	_, err = fmt.Fprintf(w, "%s (%s)\n", strings.TrimSpace(string(out)), filepath.Dir(b.pgCtl))
+	return err
+}
