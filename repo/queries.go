@@ -83,12 +83,16 @@ const nearCandidatesSQL = `
 // NearCandidates returns the articles within q.MaxDistance bits of
 // q.Simhash, closest first, through the block indexes.
 func (q queries) NearCandidates(ctx context.Context, nq service.NearQuery) ([]service.Candidate, error) {
-	args := append(blockArgs(nq.Simhash),
+	rows, err := q.db.Query(ctx, nearCandidatesSQL, nearCandidatesArgs(nq)...)
+	return collectCandidates(rows, err, "find near candidates")
+}
+
+// nearCandidatesArgs are the arguments of nearCandidatesSQL, $1 to $16.
+func nearCandidatesArgs(nq service.NearQuery) []any {
+	return append(blockArgs(nq.Simhash),
 		nq.Version, int64(nq.Simhash), nq.MaxDistance,
 		lowerBound(nq.From), upperBound(nq.To),
 		nq.ExcludeID, upperBound(nq.Before), limitArg(nq.Limit))
-	rows, err := q.db.Query(ctx, nearCandidatesSQL, args...)
-	return collectCandidates(rows, err, "find near candidates")
 }
 
 func collectCandidates(rows pgx.Rows, err error, doing string) ([]service.Candidate, error) {

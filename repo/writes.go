@@ -22,6 +22,13 @@ func (t *storeTx) Lock(ctx context.Context, keys []service.LockKey) error {
 	return interpretError(err, "lock")
 }
 
+// TryLock takes a transaction-scoped advisory lock if it is free.
+func (t *storeTx) TryLock(ctx context.Context, key service.LockKey) (bool, error) {
+	var ok bool
+	err := t.db.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1, $2)`, key.Space, key.Value).Scan(&ok)
+	return ok, interpretError(err, "try lock")
+}
+
 // Insert stores a new article and sets its ID, IngestedAt and ClusterID.
 func (t *storeTx) Insert(ctx context.Context, a *service.Article, body string) error {
 	args := append([]any{

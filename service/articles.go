@@ -43,16 +43,17 @@ func (s *Service) DeleteArticle(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		// Take the key's lock as writers do, then read again: a writer of the
-		// same key may have changed the article while we waited.
+		// Take the key's lock as writers do, then the cluster's, and read the
+		// article again: it may have changed while we waited.
 		if err := tx.Lock(ctx, []LockKey{keyLock(a.Source, a.ExternalID)}); err != nil {
 			return err
 		}
-		if a, err = tx.Article(ctx, id); err != nil {
+		var locks clusterLocks
+		if a, err = lockCluster(ctx, tx, &locks, a); err != nil {
 			return err
 		}
 		if a.IsCanonical() {
-			if err := handOver(ctx, tx, a.ID); err != nil {
+			if err := handOver(ctx, tx, &locks, a.ID); err != nil {
 				return err
 			}
 		}

@@ -15,32 +15,77 @@ import (
 // relinked to it, so no reference dangles. The database's foreign key on
 // duplicate_of guards the same promise.
 
+// clusterLocks are the cluster locks a transaction holds. A transaction
+// waits only for a cluster lock above every one it holds and merely tries
+// the others, giving up with ErrConflict (and running again) when one is
+// taken: so two writers never wait on each other in a circle, which would
+// cost a second before PostgreSQL noticed the deadlock.
+type clusterLocks struct {
+	highest int64 // the highest cluster id locked, 0 for none
+}
+
+func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
+	if clusterID < l.highest {
+		ok, err := tx.TryLock(ctx, clusterLock(clusterID))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return &Error{Kind: KindConflict, Message: "another writer holds a cluster this one needs"}
+		}
+		return nil
+	}
+	if err := tx.Lock(ctx, []LockKey{clusterLock(clusterID)}); err != nil {
+		return err
+	}
+	l.highest = clusterID
+	return nil
+}
+
 // joinCluster locks the cluster of the best match and returns its canonical
-// article. If the cluster changed hands after the match was read (its
-// canonical article deleted or replaced by a concurrent writer), it returns
+// article. If the match was deleted after it was read, it returns
 // ErrConflict and the transaction runs again.
-func joinCluster(ctx context.Context, tx Tx, best *Match) (Article, error) {
-	if err := tx.Lock(ctx, []LockKey{clusterLock(best.clusterID)}); err != nil {
+func joinCluster(ctx context.Context, tx Tx, locks *clusterLocks, best *Match) (Article, error) {
+	m, err := tx.Article(ctx, best.ID)
+	if err == nil {
+		m, err = lockCluster(ctx, tx, locks, m)
+	}
+	if errors.Is(err, ErrNotFound) {
+		return Article{}, &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile", Err: err}
+	}
+	if err != nil {
 		return Article{}, err
 	}
-	m, err := tx.Article(ctx, best.ID)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return Article{}, &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile"}
-	case err != nil:
-		return Article{}, err
-	case m.ClusterID != best.clusterID:
-		return Article{}, &Error{Kind: KindConflict, Message: "the matched article's cluster changed meanwhile"}
-	case m.IsCanonical():
+	if m.IsCanonical() {
 		return m, nil
 	}
 	return tx.Article(ctx, m.ClusterID)
 }
 
+// lockCluster locks the cluster article a belongs to and returns a as it is
+// once the lock is held. Every writer that adds a member to a cluster, or
+// removes or changes one, holds its cluster's lock. While it waits, a
+// concurrent hand-over may move a to another cluster (or make it canonical);
+// then it follows a there. A cluster moves only when its canonical article
+// leaves, which needs the lock held here, so this ends at once.
+func lockCluster(ctx context.Context, tx Tx, locks *clusterLocks, a Article) (Article, error) {
+	for range 3 {
+		if err := locks.lock(ctx, tx, a.ClusterID); err != nil {
+			return Article{}, err
+		}
+		now, err := tx.Article(ctx, a.ID)
+		if err != nil || now.ClusterID == a.ClusterID {
+			return now, err
+		}
+		a = now
+	}
+	return Article{}, &Error{Kind: KindConflict, Message: "the article kept changing clusters"}
+}
+
 // handOver gives the cluster of canonical article id, which is leaving, to
 // its earliest remaining member and relinks the others to that member.
-func handOver(ctx context.Context, tx Tx, id int64) error {
-	if err := tx.Lock(ctx, []LockKey{clusterLock(id)}); err != nil {
+func handOver(ctx context.Context, tx Tx, locks *clusterLocks, id int64) error {
+	if err := locks.lock(ctx, tx, id); err != nil {
 		return err
 	}
 	members, err := tx.ClusterMembers(ctx, id, 0)

@@ -59,16 +59,21 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, in *ArticleInput, fp fing
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Verdict{}, err
 	}
-	if replacing && existing.ContentHash == fp.ContentHash && existing.FingerprintVersion == fp.Version {
-		return s.storedVerdict(ctx, tx, existing, fp, opts)
-	}
-
 	if err := tx.Lock(ctx, blockLocks(fp.Simhash)); err != nil {
 		return Verdict{}, err
 	}
-	if replacing && existing.IsCanonical() {
-		if err := handOver(ctx, tx, existing.ID); err != nil {
+	var locks clusterLocks
+	if replacing {
+		if existing, err = lockCluster(ctx, tx, &locks, existing); err != nil {
 			return Verdict{}, err
+		}
+		if existing.ContentHash == fp.ContentHash && existing.FingerprintVersion == fp.Version {
+			return s.storedVerdict(ctx, tx, existing, fp, opts)
+		}
+		if existing.IsCanonical() {
+			if err := handOver(ctx, tx, &locks, existing.ID); err != nil {
+				return Verdict{}, err
+			}
 		}
 	}
 	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, existing.ID, time.Time{}, opts)
@@ -91,7 +96,7 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, in *ArticleInput, fp fing
 	}
 	var ref *Reference
 	if d.best != nil {
-		canonical, err := joinCluster(ctx, tx, d.best)
+		canonical, err := joinCluster(ctx, tx, &locks, d.best)
 		if err != nil {
 			return Verdict{}, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 
 // maxAttempts bounds how often a write is run again after a conflict between
 // concurrent writers.
-const maxAttempts = 5
+const maxAttempts = 8
 
 // candidateCap bounds the candidates one decision reads. Only articles within
 // 3 bits are returned, so it is reached only when more than this many copies
@@ -64,10 +65,19 @@ func (s *Service) fingerprint(t *Text, prefix string) (fingerprint.Fingerprint, 
 }
 
 // withRetry runs a write transaction, again after a conflict between
-// concurrent writers, up to maxAttempts times.
+// concurrent writers, up to maxAttempts times, waiting a little longer each
+// time (with jitter, so that colliding writers do not collide again).
 func (s *Service) withRetry(ctx context.Context, fn func(Tx) error) error {
 	var err error
-	for range maxAttempts {
+	for attempt := range maxAttempts {
+		if attempt > 0 {
+			wait := time.Duration(rand.Int64N(int64(attempt) * int64(5*time.Millisecond)))
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				return &Error{Kind: KindUnavailable, Message: "the request's deadline passed", Err: ctx.Err()}
+			}
+		}
 		err = s.store.InTx(ctx, fn)
 		if !errors.Is(err, ErrConflict) {
 			return err

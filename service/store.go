@@ -47,6 +47,9 @@ type Tx interface {
 	// Lock takes transaction-scoped locks on keys, in the order given, and
 	// waits for each.
 	Lock(ctx context.Context, keys []LockKey) error
+	// TryLock takes a transaction-scoped lock if it is free and reports
+	// whether it did, without waiting.
+	TryLock(ctx context.Context, key LockKey) (bool, error)
 	// Insert stores a new article and sets its ID, IngestedAt and ClusterID.
 	Insert(ctx context.Context, a *Article, body string) error
 	// Replace stores new content, fingerprint and verdict for the existing

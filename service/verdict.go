@@ -33,7 +33,9 @@ type Reference struct {
 	WordRatio  float64
 }
 
-// Match is a stored article that the article duplicates.
+// Match is a stored article that the article duplicates. Matches are
+// ordered closest first: fewest differing bits, exact copies before near
+// duplicates, most shared words, earliest stored.
 type Match struct {
 	ID          int64
 	ExternalID  string
@@ -51,6 +53,17 @@ type decision struct {
 	status  Status
 	best    *Match // the match whose cluster the article joins; nil when unique
 	matches []Match
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // decide judges a fingerprint against the stored articles with the same text
@@ -78,6 +91,7 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	slices.SortFunc(matches, func(a, b Match) int {
 		return cmp.Or(
 			cmp.Compare(a.Distance, b.Distance),
+			-compareBool(a.exact, b.exact),
 			-cmp.Compare(a.WordRatio, b.WordRatio),
 			cmp.Compare(a.ID, b.ID),
 		)

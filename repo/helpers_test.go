@@ -1,0 +1,73 @@
+package repo_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
+	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/corpus"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// The dictionary and the novel take a while to load: once per test binary.
+var shared struct {
+	once  sync.Once
+	dict  *fingerprint.Dictionary
+	novel *corpus.Novel
+	err   error
+}
+
+func load(tb testing.TB) {
+	tb.Helper()
+	shared.once.Do(func() {
+		shared.dict, shared.err = fingerprint.Load(fingerprint.DefaultDictDir())
+		if shared.err == nil {
+			shared.novel, shared.err = corpus.LoadNovel()
+		}
+	})
+	if shared.err != nil {
+		tb.Fatal(shared.err)
+	}
+}
+
+func algorithm(tb testing.TB) fingerprint.Algorithm {
+	load(tb)
+	return fingerprint.NewWeighted(shared.dict, fingerprint.DefaultWeightedParams)
+}
+
+func novel(tb testing.TB) *corpus.Novel {
+	load(tb)
+	return shared.novel
+}
+
+// newStore opens a store on a fresh database; maxConns sizes its pool.
+func newStore(tb testing.TB, maxConns int32) *repo.Store {
+	tb.Helper()
+	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(st.Close)
+	return st
+}
+
+func newService(tb testing.TB, st *repo.Store) *service.Service {
+	tb.Helper()
+	svc, err := service.New(st, algorithm(tb), service.DefaultOptions)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return svc
+}
+
+func mustFingerprint(tb testing.TB, a corpus.Article) fingerprint.Fingerprint {
+	tb.Helper()
+	fp, err := algorithm(tb).Fingerprint(fingerprint.Document{Title: a.Title, Body: a.Body})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fp
+}

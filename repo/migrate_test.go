@@ -1,0 +1,66 @@
+package repo_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
+)
+
+// TestMigrationsDownAndUp rolls every migration back to an empty schema and
+// applies them all again.
+func TestMigrationsDownAndUp(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.URL(t)
+	m, err := repo.NewMigrator(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	st, err := repo.Open(ctx, url, repo.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tables := func() int64 {
+		t.Helper()
+		var n int64
+		err := st.Pool().QueryRow(ctx, `
+			SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm') AND c.relname <> 'goose_db_version'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	all := tables()
+	if all == 0 {
+		t.Fatal("a migrated database holds no tables")
+	}
+	if _, err := m.DownTo(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := tables(); n != 0 {
+		t.Errorf("after migrating down to 0, %d tables and views remain", n)
+	}
+	res, err := m.Up(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) == 0 {
+		t.Error("migrating up again applied nothing")
+	}
+	if n := tables(); n != all {
+		t.Errorf("after migrating up again, %d tables and views, want %d", n, all)
+	}
+	st2, err := m.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range st2 {
+		if s.State != "applied" {
+			t.Errorf("migration %d is %s after up", s.Source.Version, s.State)
+		}
+	}
+}
