@@ -29,7 +29,7 @@ type largeTable struct {
 	store    *repo.Store
 	url      string
 	version  fingerprint.Version
-	real     []uint64        // the simhashes of the stored real articles
+	real     []uint64         // the simhashes of the stored real articles
 	unstored []corpus.Article // edited copies that are not stored, to query with
 }
 
