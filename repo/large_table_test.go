@@ -27,7 +27,6 @@ import (
 // real ones, so that distances 0–5 are all well represented.
 type largeTable struct {
 	store    *repo.Store
-	url      string
 	version  fingerprint.Version
 	real     []uint64         // the simhashes of the stored real articles
 	unstored []corpus.Article // edited copies that are not stored, to query with

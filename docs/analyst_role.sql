@@ -1,0 +1,21 @@
+-- A read-only role for analysts: it can read the reporting views and the
+-- articles table (without article bodies) and change nothing.
+-- Run it as the database owner, in the newsdedup database:
+--   psql "$DATABASE_URL" -f docs/analyst_role.sql
+-- then give the role a password: \password newsdedup_analyst
+
+CREATE ROLE newsdedup_analyst LOGIN;
+
+-- Every session of the role is read-only, even one that forgets to say so.
+ALTER ROLE newsdedup_analyst SET default_transaction_read_only = on;
+
+DO $$
+BEGIN
+    EXECUTE format('GRANT CONNECT ON DATABASE %I TO newsdedup_analyst', current_database());
+END
+$$;
+GRANT USAGE ON SCHEMA public TO newsdedup_analyst;
+GRANT SELECT ON duplicate_pairs, clusters, daily_duplicate_rate TO newsdedup_analyst;
+GRANT SELECT (id, source, external_id, title, url, content_type, published_at, ingested_at,
+              simhash, fingerprint_version, status, duplicate_of, cluster_id, distance, word_ratio)
+    ON articles TO newsdedup_analyst;
