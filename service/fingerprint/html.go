@@ -42,7 +42,7 @@ func HTMLText(document string) string {
 				inHead = true
 			case a == atom.Body:
 				inHead = false // a <body> ends an unclosed <head>
-			case skippedElements[a] && !selfClosing:
+			case skippedElements[a]: // browsers ignore "/>" on these: <script/> opens a script
 				skipping = a
 			case blockElements[a]:
 				b.WriteByte('\n')

@@ -1,0 +1,126 @@
+package fingerprint_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+func TestErrNoWords(t *testing.T) {
+	weighted := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	yanyiwu := fingerprint.NewYanyiwu(dict, fingerprint.DefaultYanyiwuTopN)
+	tests := []struct {
+		name string
+		doc  fingerprint.Document
+		// yanyiwu tells whether Yanyiwu also finds no words: it knows only
+		// jieba's (Chinese) stop words.
+		yanyiwu bool
+	}{
+		{"empty", fingerprint.Document{}, true},
+		{"blank", fingerprint.Document{Body: " \t\r\n\u3000\u00a0 \n"}, true},
+		{"punctuation", fingerprint.Document{Body: "，。！？……——“”《》【】!?.,;:()[]{}"}, true},
+		{"symbols", fingerprint.Document{Body: "★☆→←＋＝￥$%^&*@#~|"}, false},
+		{"single characters", fingerprint.Document{Body: "我 你 他 a b c 1 2 3"}, true},
+		{"Chinese stop words", fingerprint.Document{Body: "的 了 我们 他们 因为 所以 但是 而且 如果 这个 那个 自己 什么"}, true},
+		{"English stop words", fingerprint.Document{Body: "The and of to in is was were with which would."}, false},
+		{"title without a body", fingerprint.Document{Title: "人工智能改变新闻编辑室"}, true},
+		{"title and a blank body", fingerprint.Document{Title: "人工智能改变新闻编辑室", Body: "\n\u3000\n"}, true},
+		{"title and stop words", fingerprint.Document{Title: "人工智能改变新闻编辑室", Body: "我们的，他们的。"}, true},
+		{"HTML without visible text", fingerprint.Document{Body: "<html><head><title>标题党</title></head><body><script>var 区块链 = 1;</script><!-- 人工智能 --></body></html>", HTML: true}, true},
+		{"NUL bytes", fingerprint.Document{Body: "\x00\x00 \x00"}, true},
+		{"invalid UTF-8", fingerprint.Document{Body: "\xff\xfe\xc0\x80"}, true},
+	}
+	for _, tt := range tests {
+		if _, err := weighted.Fingerprint(tt.doc); !errors.Is(err, fingerprint.ErrNoWords) {
+			t.Errorf("%s: Weighted.Fingerprint(%q) = %v, want ErrNoWords", tt.name, tt.doc.Body, err)
+		}
+		if !tt.yanyiwu {
+			continue
+		}
+		if _, err := yanyiwu.Fingerprint(tt.doc); !errors.Is(err, fingerprint.ErrNoWords) {
+			t.Errorf("%s: Yanyiwu.Fingerprint(%q) = %v, want ErrNoWords", tt.name, tt.doc.Body, err)
+		}
+	}
+}
+
+func TestWeightedVersion(t *testing.T) {
+	if v := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams).Version(); v != fingerprint.VersionWeighted {
+		t.Errorf("NewWeighted(d, DefaultWeightedParams).Version() = %d, want %d", v, fingerprint.VersionWeighted)
+	}
+	other := fingerprint.DefaultWeightedParams
+	other.TopN = 7
+	alg := fingerprint.NewWeighted(dict, other)
+	if v := alg.Version(); v != fingerprint.VersionExperimental {
+		t.Errorf("NewWeighted(d, %+v).Version() = %d, want %d", other, v, fingerprint.VersionExperimental)
+	}
+	if v := fingerprint.NewYanyiwu(dict, 5).Version(); v != fingerprint.VersionExperimental {
+		t.Errorf("NewYanyiwu(d, 5).Version() = %d, want %d", v, fingerprint.VersionExperimental)
+	}
+	a := articles(t, 31, 1)[0]
+	fp := mustFingerprint(t, alg, fingerprint.Document{Title: a.Title, Body: a.Body})
+	if len(fp.Keywords) != 7 || len(fp.Words) != 7 || fp.Version != fingerprint.VersionExperimental {
+		t.Errorf("TopN 7: %d keywords, %d words, version %d; want 7, 7, %d", len(fp.Keywords), len(fp.Words), fp.Version, fingerprint.VersionExperimental)
+	}
+}
+
+// Keywords come heaviest first, one per word, and Words holds one hash per
+// keyword; the content hash reads the same for both algorithms.
+func TestWeightedKeywords(t *testing.T) {
+	weighted := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	yanyiwu := fingerprint.NewYanyiwu(dict, fingerprint.DefaultYanyiwuTopN)
+	for _, a := range articles(t, 32, 10) {
+		doc := fingerprint.Document{Title: a.Title, Body: a.Body}
+		fp := mustFingerprint(t, weighted, doc)
+		if fp.Version != fingerprint.VersionWeighted {
+			t.Errorf("Version = %d, want %d", fp.Version, fingerprint.VersionWeighted)
+		}
+		if !slices.IsSortedFunc(fp.Keywords, func(a, b fingerprint.Keyword) int {
+			switch {
+			case a.Weight > b.Weight:
+				return -1
+			case a.Weight < b.Weight:
+				return 1
+			}
+			return 0
+		}) {
+			t.Errorf("Keywords not heaviest first: %v", head(fp.Keywords))
+		}
+		seen := make(map[string]bool)
+		for _, k := range fp.Keywords {
+			if seen[k.Word] || k.Weight <= 0 || len([]rune(k.Word)) < 2 {
+				t.Errorf("keyword %v: repeated, not positive, or a single rune", k)
+			}
+			seen[k.Word] = true
+		}
+		if len(fp.Words) != len(fp.Keywords) || !slices.IsSorted(fp.Words) {
+			t.Errorf("%d Words for %d Keywords (sorted: %v)", len(fp.Words), len(fp.Keywords), slices.IsSorted(fp.Words))
+		}
+		if y := mustFingerprint(t, yanyiwu, doc); y.ContentHash != fp.ContentHash {
+			t.Errorf("ContentHash differs between the algorithms for %q", a.Title)
+		}
+	}
+}
+
+// A word of the title counts TitleWeight times an occurrence in the body.
+func TestWeightedTitle(t *testing.T) {
+	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	body := mustFingerprint(t, alg, fingerprint.Document{Body: "记者今天在北京采访了几位经济学家。"})
+	withTitle := mustFingerprint(t, alg, fingerprint.Document{Title: "区块链", Body: "记者今天在北京采访了几位经济学家。"})
+	weight := func(fp fingerprint.Fingerprint, w string) float64 {
+		for _, k := range fp.Keywords {
+			if k.Word == w {
+				return k.Weight
+			}
+		}
+		return 0
+	}
+	if weight(body, "区块链") != 0 || weight(withTitle, "区块链") == 0 {
+		t.Errorf("区块链 weighs %v without the title and %v with it; want 0 and more", weight(body, "区块链"), weight(withTitle, "区块链"))
+	}
+	inBody := mustFingerprint(t, alg, fingerprint.Document{Body: "区块链。记者今天在北京采访了几位经济学家。"})
+	if w, want := weight(withTitle, "区块链"), weight(inBody, "区块链")*fingerprint.DefaultWeightedParams.TitleWeight; w != want {
+		t.Errorf("区块链 in the title weighs %v, want %v", w, want)
+	}
+}
