@@ -91,12 +91,11 @@ type weightedWord struct {
 func fold(words []weightedWord) uint64 {
 	var sums [64]float64
 	for _, w := range words {
+		// Indexed by the bit: no branch to mispredict, and x + (−w) is the
+		// same float as x − w, so the sums are yanyiwu/simhash's exactly.
+		signed := [2]float64{-w.weight, w.weight}
 		for i := range sums {
-			if w.hash>>i&1 == 1 {
-				sums[i] += w.weight
-			} else {
-				sums[i] -= w.weight
-			}
+			sums[i] += signed[w.hash>>i&1]
 		}
 	}
 	var h uint64

@@ -2,6 +2,8 @@ package fingerprint
 
 import (
 	"strings"
+
+	"github.com/yanyiwu/gojieba"
 )
 
 // DefaultYanyiwuTopN is the number of keywords VersionYanyiwu folds.
@@ -16,6 +18,7 @@ const DefaultYanyiwuTopN = 50
 // normalisation: the body, after the title and a line break when there is a
 // title, as plain text (or the text of the HTML). Only invalid UTF-8 is
 // mended first: cppjieba would drop the whole input at one bad byte.
+// NUL characters become spaces too: the text crosses into C as a C string.
 // Keywords tied at the top-N cut-off are ordered differently by different C++
 // libraries; such rare inputs may differ from other builds in their tail.
 type Yanyiwu struct {
@@ -44,18 +47,13 @@ func (y *Yanyiwu) Fingerprint(doc Document) (Fingerprint, error) {
 	if doc.HTML {
 		title, body = HTMLText(title), HTMLText(body)
 	}
-	title = strings.ToValidUTF8(title, " ")
-	body = strings.ToValidUTF8(body, " ")
+	title, body = cString(title), cString(body)
 	text := body
 	if title != "" {
-		if len(y.dict.jieba.ExtractWithWeight(body, 1)) == 0 {
-			return Fingerprint{}, ErrNoWords
-		}
 		text = title + "\n" + body
 	}
-
 	extracted := y.dict.jieba.ExtractWithWeight(text, y.topN)
-	if len(extracted) == 0 {
+	if !anyIn(extracted, body) {
 		return Fingerprint{}, ErrNoWords
 	}
 	words := make([]weightedWord, len(extracted))
@@ -75,4 +73,21 @@ func (y *Yanyiwu) Fingerprint(doc Document) (Fingerprint, error) {
 		Keywords:    keywords,
 		ContentHash: normalise(doc).contentHash(),
 	}, nil
+}
+
+// cString mends what cannot cross into cppjieba as a C string of UTF-8:
+// invalid bytes, and the NUL that would end the string early.
+func cString(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, " "), "\x00", " ")
+}
+
+// anyIn reports whether the body holds one of the keywords: an article whose
+// keywords all come from its title has no words in its body.
+func anyIn(keywords []gojieba.WordWeight, body string) bool {
+	for _, k := range keywords {
+		if strings.Contains(body, k.Word) {
+			return true
+		}
+	}
+	return false
 }
