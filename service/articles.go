@@ -7,23 +7,31 @@ func (s *Service) FindArticle(ctx context.Context, id int64) (Article, error) {
 	return s.store.Article(ctx, id)
 }
 
-// FindArticleByKey returns the article stored under the client's key, or
-// KindNotFound.
+// FindArticleByKey returns the article stored under the client's key.
+// Errors: KindInvalid for a missing external_id or a key PostgreSQL cannot
+// hold (invalid UTF-8, NUL), KindNotFound.
 func (s *Service) FindArticleByKey(ctx context.Context, source, externalID string) (Article, error) {
+	if externalID == "" {
+		return Article{}, Invalid("external_id", "is required")
+	}
+	if err := checkStrings("", field{"external_id", externalID}, field{"source", source}); err != nil {
+		return Article{}, err
+	}
 	return s.store.ArticleByKey(ctx, source, externalID)
 }
 
-// Duplicates returns the other members of the article's cluster, earliest
-// ingested first (so the canonical article first, when it is not this one),
-// at most MaxLimit of them; KindNotFound if the article does not exist.
-func (s *Service) Duplicates(ctx context.Context, id int64) ([]Article, error) {
+// Duplicates returns the article and the other members of its cluster,
+// earliest ingested first (so the canonical article first, when it is not
+// this one), at most MaxLimit of them; KindNotFound if the article does not
+// exist.
+func (s *Service) Duplicates(ctx context.Context, id int64) (Article, []Article, error) {
 	a, err := s.store.Article(ctx, id)
 	if err != nil {
-		return nil, err
+		return Article{}, nil, err
 	}
 	members, err := s.store.ClusterMembers(ctx, a.ClusterID, MaxLimit+1)
 	if err != nil {
-		return nil, err
+		return Article{}, nil, err
 	}
 	others := make([]Article, 0, len(members))
 	for _, m := range members {
@@ -31,7 +39,7 @@ func (s *Service) Duplicates(ctx context.Context, id int64) ([]Article, error) {
 			others = append(others, m)
 		}
 	}
-	return others[:min(len(others), MaxLimit)], nil
+	return a, others[:min(len(others), MaxLimit)], nil
 }
 
 // DeleteArticle deletes an article so that it is never matched again. When

@@ -51,7 +51,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		select {
 		case p = <-ready[i]:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, &Error{Kind: KindUnavailable, Message: "the request's deadline passed", Err: ctx.Err()}
 		}
 		if p.err != nil {
 			results[i].Err = p.err

@@ -66,5 +66,6 @@ func WindowHoursOption(hours float64) (time.Duration, error) {
 	if hours > maxWindowHours {
 		return 0, Invalid("window_hours", "must be at most %d", maxWindowHours)
 	}
-	return time.Duration(hours * float64(time.Hour)), nil
+	// Rounded up: a tiny positive window stays a window, never "none".
+	return time.Duration(math.Ceil(hours * float64(time.Hour))), nil
 }

@@ -1,0 +1,186 @@
+package handlers
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// verdictResponse is a verdict. ID is absent for a check, which stores
+// nothing; Created is present only in a batch's results.
+type verdictResponse struct {
+	ID          *int64             `json:"id,omitempty"`
+	ExternalID  string             `json:"external_id"`
+	Source      string             `json:"source"`
+	Status      service.Status     `json:"status"`
+	DuplicateOf *referenceResponse `json:"duplicate_of"`
+	Matches     []matchResponse    `json:"matches"`
+	Simhash     string             `json:"simhash"`
+	Created     *bool              `json:"created,omitempty"`
+}
+
+type referenceResponse struct {
+	ID         int64   `json:"id"`
+	ExternalID string  `json:"external_id"`
+	Distance   int     `json:"distance"`
+	WordRatio  float64 `json:"word_ratio"`
+}
+
+type matchResponse struct {
+	ID          int64   `json:"id"`
+	ExternalID  string  `json:"external_id"`
+	Source      string  `json:"source"`
+	Title       string  `json:"title"`
+	PublishedAt string  `json:"published_at"`
+	Distance    int     `json:"distance"`
+	WordRatio   float64 `json:"word_ratio"`
+}
+
+// verdict shapes v: with its id unless it is a check's, with created when
+// it is a batch result.
+func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
+	r := verdictResponse{
+		ExternalID: v.ExternalID,
+		Source:     v.Source,
+		Status:     v.Status,
+		Matches:    make([]matchResponse, 0, len(v.Matches)),
+		Simhash:    simhash(v.Simhash),
+	}
+	if withID {
+		r.ID = &v.ID
+	}
+	if withCreated {
+		r.Created = &v.Created
+	}
+	if d := v.DuplicateOf; d != nil {
+		r.DuplicateOf = &referenceResponse{ID: d.ID, ExternalID: d.ExternalID, Distance: d.Distance, WordRatio: ratio(d.WordRatio)}
+	}
+	for _, m := range v.Matches {
+		r.Matches = append(r.Matches, matchResponse{
+			ID:          m.ID,
+			ExternalID:  m.ExternalID,
+			Source:      m.Source,
+			Title:       m.Title,
+			PublishedAt: timestamp(m.PublishedAt),
+			Distance:    m.Distance,
+			WordRatio:   ratio(m.WordRatio),
+		})
+	}
+	return r
+}
+
+// articleResponse is a stored article. DuplicateOf, Distance and WordRatio
+// are null for the canonical article of a cluster.
+type articleResponse struct {
+	ID          int64          `json:"id"`
+	ExternalID  string         `json:"external_id"`
+	Source      string         `json:"source"`
+	Title       string         `json:"title"`
+	URL         string         `json:"url"`
+	PublishedAt string         `json:"published_at"`
+	IngestedAt  string         `json:"ingested_at"`
+	Simhash     string         `json:"simhash"`
+	Status      service.Status `json:"status"`
+	DuplicateOf *int64         `json:"duplicate_of"`
+	ClusterID   int64          `json:"cluster_id"`
+	Distance    *int           `json:"distance"`
+	WordRatio   *float64       `json:"word_ratio"`
+}
+
+func article(a service.Article) articleResponse {
+	r := articleResponse{
+		ID:          a.ID,
+		ExternalID:  a.ExternalID,
+		Source:      a.Source,
+		Title:       a.Title,
+		URL:         a.URL,
+		PublishedAt: timestamp(a.PublishedAt),
+		IngestedAt:  timestamp(a.IngestedAt),
+		Simhash:     simhash(a.Simhash),
+		Status:      a.Status,
+		ClusterID:   a.ClusterID,
+	}
+	if !a.IsCanonical() {
+		dup, dist, wr := a.DuplicateOf, a.Distance, ratio(a.WordRatio)
+		r.DuplicateOf, r.Distance, r.WordRatio = &dup, &dist, &wr
+	}
+	return r
+}
+
+// duplicatesResponse is the other members of an article's cluster.
+type duplicatesResponse struct {
+	ID         int64             `json:"id"`
+	ClusterID  int64             `json:"cluster_id"`
+	Duplicates []articleResponse `json:"duplicates"`
+}
+
+// fingerprintResponse explains a fingerprint.
+type fingerprintResponse struct {
+	Simhash  string            `json:"simhash"`
+	Version  int               `json:"version"`
+	Blocks   blocksResponse    `json:"blocks"`
+	Keywords []keywordResponse `json:"keywords"`
+}
+
+type blocksResponse struct {
+	A [4]uint16 `json:"a"`
+	B [4]uint16 `json:"b"`
+}
+
+type keywordResponse struct {
+	Word   string  `json:"word"`
+	Weight float64 `json:"weight"`
+}
+
+func fingerprintOf(f service.FingerprintResult) fingerprintResponse {
+	r := fingerprintResponse{
+		Simhash:  simhash(f.Simhash),
+		Version:  int(f.Version),
+		Blocks:   blocksResponse{A: f.Blocks.A, B: f.Blocks.B},
+		Keywords: make([]keywordResponse, 0, len(f.Keywords)),
+	}
+	for _, k := range f.Keywords {
+		r.Keywords = append(r.Keywords, keywordResponse{Word: k.Word, Weight: round4(k.Weight)})
+	}
+	return r
+}
+
+// comparisonResponse says how alike two texts are.
+type comparisonResponse struct {
+	Distance       int      `json:"distance"`
+	WordRatio      float64  `json:"word_ratio"`
+	NearDuplicate  bool     `json:"near_duplicate"`
+	SharedKeywords []string `json:"shared_keywords"`
+}
+
+func comparison(c service.Comparison) comparisonResponse {
+	r := comparisonResponse{
+		Distance:       c.Distance,
+		WordRatio:      ratio(c.WordRatio),
+		NearDuplicate:  c.NearDuplicate,
+		SharedKeywords: c.SharedKeywords,
+	}
+	if r.SharedKeywords == nil {
+		r.SharedKeywords = []string{}
+	}
+	return r
+}
+
+// batchResponse holds one result per article of a batch, in order: a
+// verdictResponse or an errorResponse.
+type batchResponse struct {
+	Results []any `json:"results"`
+}
+
+// simhash is a fingerprint as the API writes it: 16 lower-case hex digits.
+func simhash(h uint64) string { return fmt.Sprintf("%016x", h) }
+
+// timestamp is a time as the API writes it: RFC 3339 in UTC.
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// ratio is a shared-word ratio as the API writes it: 4 decimals.
+func ratio(r float64) float64 { return round4(r) }
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
