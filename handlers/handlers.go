@@ -110,6 +110,7 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	// pattern), writes errors through the error handler and then records the
 	// final status; recover sits inside it so a panic is logged and counted.
 	e.Use(
+		noSniff,
 		sanitizeRequestID,
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{TargetHeader: echo.HeaderXRequestID}),
 		a.observe,

@@ -17,6 +17,16 @@ import (
 	"github.com/newsdedup/newsdedup/service"
 )
 
+// noSniff tells browsers to take every response for the type it says it is:
+// responses carry titles and bodies verbatim, HTML included, and a browser
+// that sniffed a JSON body as HTML would run what it holds.
+func noSniff(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set(echo.HeaderXContentTypeOptions, "nosniff")
+		return next(c)
+	}
+}
+
 // maxRequestIDLength bounds a request id a client sends; a longer one, or
 // one with other characters than [A-Za-z0-9._:-], is replaced by a fresh one.
 const maxRequestIDLength = 128

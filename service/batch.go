@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -42,8 +43,11 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 			Message: "articles: a batch holds at most 1000 articles"}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ready := s.prepareAll(ctx, items)
+	ready, wait := s.prepareAll(ctx, items)
+	defer func() {
+		cancel()
+		wait() // no fingerprinting outlives the call: the dictionary may be freed after it
+	}()
 
 	results := make([]BatchResult, len(items))
 	for i := range items {
@@ -73,22 +77,25 @@ type prepared struct {
 
 // prepareAll validates and fingerprints items on s.workers goroutines and
 // returns one channel per item that yields its result, so that the caller
-// can store item i while later items are still being fingerprinted.
-func (s *Service) prepareAll(ctx context.Context, items []BatchItem) []chan prepared {
+// can store item i while later items are still being fingerprinted, and a
+// function that waits for the goroutines to end. Once ctx is done no new item
+// is started.
+func (s *Service) prepareAll(ctx context.Context, items []BatchItem) ([]chan prepared, func()) {
 	out := make([]chan prepared, len(items))
 	for i := range out {
 		out[i] = make(chan prepared, 1)
 	}
 	next := make(chan int)
+	var wg sync.WaitGroup
 	for range min(s.workers, len(items)) {
-		go func() {
+		wg.Go(func() {
 			for i := range next {
 				fp, err := s.prepare(&items[i].Article, items[i].Options, true)
 				out[i] <- prepared{fp: fp, err: err}
 			}
-		}()
+		})
 	}
-	go func() {
+	wg.Go(func() {
 		defer close(next)
 		for i := range items {
 			select {
@@ -97,6 +104,6 @@ func (s *Service) prepareAll(ctx context.Context, items []BatchItem) []chan prep
 				return
 			}
 		}
-	}()
-	return out
+	})
+	return out, wg.Wait
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// backend is what serve and import share: the dictionary, loaded once for
+// the process, the database pool and the service over both.
+type backend struct {
+	svc         *service.Service
+	store       *repo.Store
+	releaseDict func()
+}
+
+// openBackend loads the dictionary, opens the pool and builds the service.
+// The pool connects lazily: a database that is down now is no error here.
+func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*backend, error) {
+	// Dictionary: about half a second, and C memory until released.
+	dict, releaseDict, err := a.loadDictionary(cfg.DictDir)
+	if err != nil {
+		return nil, fmt.Errorf("DEDUP_DICT_DIR: %w (set DEDUP_DICT_DIR to the folder holding the jieba dictionaries: "+
+			"a binary run away from the machine that built it does not find gojieba's module folder)", err)
+	}
+	algorithm := cfg.algorithm(dict)
+	log.Info("dictionary loaded", "dir", cfg.DictDir, "algorithm", cfg.Algorithm, "fingerprint_version", int(algorithm.Version()))
+
+	// Store: a pool of at most DEDUP_DB_MAX_CONNS connections, every
+	// statement bounded by DEDUP_DB_STATEMENT_TIMEOUT.
+	store, err := repo.Open(ctx, cfg.DatabaseURL, repo.Options{
+		MaxConns:         cfg.DBMaxConns,
+		StatementTimeout: cfg.DBStatementTimeout,
+	})
+	if err != nil {
+		releaseDict()
+		return nil, err
+	}
+
+	// Service: the dedup decisions, with the configured default options.
+	svc, err := service.New(store, algorithm, cfg.Options)
+	if err != nil {
+		store.Close()
+		releaseDict()
+		return nil, err
+	}
+	return &backend{svc: svc, store: store, releaseDict: releaseDict}, nil
+}
+
+// close closes the pool, waiting for its connections to come back, then
+// frees the dictionary. Nothing may use the service after.
+func (b *backend) close(log *slog.Logger) {
+	b.store.Close()
+	log.Info("database pool closed")
+	b.releaseDict()
+	log.Info("dictionary freed")
+}
