@@ -57,7 +57,7 @@ func (s *Service) DeleteArticle(ctx context.Context, id int64) error {
 			return err
 		}
 		var locks clusterLocks
-		if a, err = lockCluster(ctx, tx, &locks, a); err != nil {
+		if a, err = lockCluster(ctx, tx, &locks, a.ID, a.ClusterID); err != nil {
 			return err
 		}
 		if a.IsCanonical() {

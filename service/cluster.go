@@ -46,10 +46,7 @@ func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
 // article. If the match was deleted after it was read, it returns
 // ErrConflict and the transaction runs again.
 func joinCluster(ctx context.Context, tx Tx, locks *clusterLocks, best *Match) (Article, error) {
-	m, err := tx.Article(ctx, best.ID)
-	if err == nil {
-		m, err = lockCluster(ctx, tx, locks, m)
-	}
+	m, err := lockCluster(ctx, tx, locks, best.ID, best.clusterID)
 	if errors.Is(err, ErrNotFound) {
 		return Article{}, &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile", Err: err}
 	}
@@ -62,22 +59,23 @@ func joinCluster(ctx context.Context, tx Tx, locks *clusterLocks, best *Match) (
 	return tx.Article(ctx, m.ClusterID)
 }
 
-// lockCluster locks the cluster article a belongs to and returns a as it is
-// once the lock is held. Every writer that adds a member to a cluster, or
-// removes or changes one, holds its cluster's lock. While it waits, a
-// concurrent hand-over may move a to another cluster (or make it canonical);
-// then it follows a there. A cluster moves only when its canonical article
-// leaves, which needs the lock held here, so this ends at once.
-func lockCluster(ctx context.Context, tx Tx, locks *clusterLocks, a Article) (Article, error) {
+// lockCluster locks cluster clusterID, which article id was read to belong
+// to, and returns the article as it is once the lock is held. Every writer
+// that adds a member to a cluster, or removes or changes one, holds its
+// cluster's lock. While it waits, a concurrent hand-over may move the
+// article to another cluster (or make it canonical); then it follows the
+// article there. A cluster moves only when its canonical article leaves,
+// which needs the lock held here, so this ends at once.
+func lockCluster(ctx context.Context, tx Tx, locks *clusterLocks, id, clusterID int64) (Article, error) {
 	for range 3 {
-		if err := locks.lock(ctx, tx, a.ClusterID); err != nil {
+		if err := locks.lock(ctx, tx, clusterID); err != nil {
 			return Article{}, err
 		}
-		now, err := tx.Article(ctx, a.ID)
-		if err != nil || now.ClusterID == a.ClusterID {
-			return now, err
+		a, err := tx.Article(ctx, id)
+		if err != nil || a.ClusterID == clusterID {
+			return a, err
 		}
-		a = now
+		clusterID = a.ClusterID
 	}
 	return Article{}, &Error{Kind: KindConflict, Message: "the article kept changing clusters"}
 }

@@ -64,7 +64,7 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, in *ArticleInput, fp fing
 	}
 	var locks clusterLocks
 	if replacing {
-		if existing, err = lockCluster(ctx, tx, &locks, existing); err != nil {
+		if existing, err = lockCluster(ctx, tx, &locks, existing.ID, existing.ClusterID); err != nil {
 			return Verdict{}, err
 		}
 		if existing.ContentHash == fp.ContentHash && existing.FingerprintVersion == fp.Version {
