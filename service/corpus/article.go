@@ -26,7 +26,7 @@ const (
 // the novel. No two of them share a sentence. They are spread over the whole
 // novel, with random gaps between them when it has room to spare; when it
 // has not, Originals returns fewer than count articles (the novel holds about
-// 246,000 runes: some 140 articles of 500–3000 runes). Sentences too long to
+// 215,000 runes once its repeated tail is left out: some 120 articles of 500–3000 runes). Sentences too long to
 // fit the bounds are skipped. Each article's title is a clause of 8–24 runes
 // from its first sentence.
 func (n *Novel) Originals(rng *rand.Rand, count, minRunes, maxRunes int) []Article {

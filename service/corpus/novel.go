@@ -39,6 +39,7 @@ func NovelPath() string {
 // concatenation of sentences, gives them back.
 type Novel struct {
 	sentences []string
+	dropped   int   // sentences of the repeated tail left out (see repeatStart)
 	runes     []int // rune count of each sentence
 	paragraph []int // index of the paragraph each sentence belongs to
 	index     map[string]int
@@ -63,8 +64,13 @@ func LoadNovel() (*Novel, error) {
 
 func newNovel(text string) *Novel {
 	n := &Novel{index: make(map[string]int)}
-	p := 0
+	var lines []string
 	for line := range strings.SplitSeq(text, "\n") {
+		lines = append(lines, line)
+	}
+	lines, n.dropped = dropRepeat(lines)
+	p := 0
+	for _, line := range lines {
 		line = strings.TrimFunc(line, unicode.IsSpace) // '\r' and '\u3000' included
 		// A line may open with the end of a quotation; a sentence never does.
 		line = strings.TrimLeftFunc(line, func(r rune) bool {
@@ -88,6 +94,10 @@ func newNovel(text string) *Novel {
 	}
 	return n
 }
+
+// DroppedSentences returns how many sentences of the file LoadNovel left
+// out because they repeat the text before them.
+func (n *Novel) DroppedSentences() int { return n.dropped }
 
 // Sentences returns a copy of the novel's sentences in their order.
 func (n *Novel) Sentences() []string { return append([]string(nil), n.sentences...) }
@@ -151,4 +161,55 @@ func isClosingQuote(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// repeatRun is how many sentences in a row must repeat earlier ones for
+// dropRepeat to call it a repeat rather than a common phrase.
+const repeatRun = 10
+
+// dropRepeat returns the lines of the novel up to the sentence where it
+// starts repeating itself, and how many sentences it left out. The copy of
+// 围城 in gojieba's module ends by repeating about 31,000 characters of the
+// text before it (from the middle of its chapter 9, one long line), with
+// ASCII quotes instead of “”: two articles cut from the two copies would be
+// taken for unrelated while being near duplicates. A repeat is a run of
+// repeatRun sentences that all appeared earlier, compared by their letters
+// and digits only; the text is cut where the run starts.
+func dropRepeat(lines []string) ([]string, int) {
+	type at struct{ line, sentence int }
+	var all []at
+	split := make([][]string, len(lines))
+	seen := make(map[string]bool)
+	run := 0
+	for i, line := range lines {
+		split[i] = SplitSentences(line)
+		for j, s := range split[i] {
+			key := strings.Map(func(r rune) rune {
+				if unicode.IsLetter(r) || unicode.IsDigit(r) {
+					return r
+				}
+				return -1
+			}, s)
+			if key == "" {
+				continue
+			}
+			all = append(all, at{i, j})
+			if !seen[key] {
+				seen[key] = true
+				run = 0
+				continue
+			}
+			if run++; run < repeatRun {
+				continue
+			}
+			from := all[len(all)-repeatRun]
+			kept := append(lines[:from.line:from.line], strings.Join(split[from.line][:from.sentence], ""))
+			dropped := len(split[from.line]) - from.sentence
+			for _, l := range lines[from.line+1:] {
+				dropped += len(SplitSentences(l))
+			}
+			return kept, dropped
+		}
+	}
+	return lines, 0
 }
