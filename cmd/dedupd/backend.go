@@ -29,10 +29,12 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 	algorithm := cfg.algorithm(dict)
 	log.Info("dictionary loaded", "dir", cfg.DictDir, "algorithm", cfg.Algorithm, "fingerprint_version", int(algorithm.Version()))
 
-	// Store: a pool of at most DEDUP_DB_MAX_CONNS connections, every
-	// statement bounded by DEDUP_DB_STATEMENT_TIMEOUT.
+	// Store: a pool of at most DEDUP_DB_MAX_CONNS connections, each
+	// attempt to connect bounded by DEDUP_DB_CONNECT_TIMEOUT and every
+	// statement by DEDUP_DB_STATEMENT_TIMEOUT.
 	store, err := repo.Open(ctx, cfg.DatabaseURL, repo.Options{
 		MaxConns:         cfg.DBMaxConns,
+		ConnectTimeout:   cfg.DBConnectTimeout,
 		StatementTimeout: cfg.DBStatementTimeout,
 	})
 	if err != nil {

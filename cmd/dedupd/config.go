@@ -43,6 +43,7 @@ type Config struct {
 	ShutdownTimeout time.Duration
 
 	DBMaxConns         int32
+	DBConnectTimeout   time.Duration // per connection attempt
 	DBStatementTimeout time.Duration // 0 for none
 
 	LogLevel  slog.Level
@@ -61,6 +62,7 @@ const (
 	defaultMaxBatchBytes      = 32 << 20
 	defaultRequestTimeout     = 10 * time.Second
 	defaultDBMaxConns         = 16
+	defaultDBConnectTimeout   = 5 * time.Second
 	defaultDBStatementTimeout = 5 * time.Second
 	defaultShutdownTimeout    = 30 * time.Second
 )
@@ -82,6 +84,7 @@ func envVars() []envVar {
 		{"DEDUP_MAX_BATCH_BYTES", strconv.Itoa(defaultMaxBatchBytes), "largest request body of POST /v1/articles/batch, in bytes (32 MiB)"},
 		{"DEDUP_REQUEST_TIMEOUT", defaultRequestTimeout.String(), "time limit of one request (Go duration: 500ms, 10s, 1m)"},
 		{"DEDUP_DB_MAX_CONNS", strconv.Itoa(defaultDBMaxConns), "size of the database connection pool"},
+		{"DEDUP_DB_CONNECT_TIMEOUT", defaultDBConnectTimeout.String(), "time limit of one attempt to connect to the database; while the database is down, a request that needs a new connection fails with 503 after at most this long"},
 		{"DEDUP_DB_STATEMENT_TIMEOUT", defaultDBStatementTimeout.String(), "time limit of one SQL statement, lock waits included; 0 for none"},
 		{"DEDUP_SHUTDOWN_TIMEOUT", defaultShutdownTimeout.String(), "how long a shutdown waits for requests in flight"},
 		{"DEDUP_LOG_LEVEL", "info", "debug, info, warn or error"},
@@ -108,6 +111,7 @@ func loadConfig(getenv func(string) (string, bool)) (Config, error) {
 		ShutdownTimeout: p.duration("DEDUP_SHUTDOWN_TIMEOUT", defaultShutdownTimeout, false),
 
 		DBMaxConns:         int32(p.intRange("DEDUP_DB_MAX_CONNS", defaultDBMaxConns, 1, 10_000)),
+		DBConnectTimeout:   p.duration("DEDUP_DB_CONNECT_TIMEOUT", defaultDBConnectTimeout, false),
 		DBStatementTimeout: p.duration("DEDUP_DB_STATEMENT_TIMEOUT", defaultDBStatementTimeout, true),
 
 		LogFormat: strings.ToLower(p.str("DEDUP_LOG_FORMAT", "text")),
@@ -199,6 +203,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_batch_bytes", c.MaxBatchBytes),
 		slog.String("request_timeout", c.RequestTimeout.String()),
 		slog.Int("db_max_conns", int(c.DBMaxConns)),
+		slog.String("db_connect_timeout", c.DBConnectTimeout.String()),
 		slog.String("db_statement_timeout", c.DBStatementTimeout.String()),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
 		slog.String("log_level", c.LogLevel.String()),

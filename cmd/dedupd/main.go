@@ -66,6 +66,10 @@ type app struct {
 	// progressInterval is how often import prints a progress line when
 	// stderr is not a terminal.
 	progressInterval time.Duration
+	// readHeaderTimeout and readTimeout replace the HTTP server's limits
+	// of the same names when not zero, so that tests of slow clients run in
+	// seconds.
+	readHeaderTimeout, readTimeout time.Duration
 }
 
 // loadDictionary is app.loadDictionary outside tests.

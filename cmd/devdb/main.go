@@ -29,8 +29,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
+
+	"github.com/newsdedup/newsdedup/repo/pgcluster"
 )
 
 // exitError carries a specific exit status out of run.
@@ -88,15 +93,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return exitError{2}
 	}
 
-	bins, err := findBinaries()
+	bins, err := pgcluster.FindBinaries()
 	if err != nil {
 		return err
 	}
 	if cmd == "version" {
-		return bins.printVersion(ctx, stdout)
+		return printVersion(ctx, bins, stdout)
 	}
 
-	c, err := newCluster(*dir, bins)
+	c, err := newCluster(*dir)
 	if err != nil {
 		return err
 	}
@@ -131,4 +136,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fs.Usage()
 		return exitError{2}
 	}
+}
+
+// printVersion writes where the binaries are and which version they are.
+func printVersion(ctx context.Context, b pgcluster.Binaries, w io.Writer) error {
+	out, err := exec.CommandContext(ctx, b.PgCtl, "--version").Output()
+	if err != nil {
+		return fmt.Errorf("%s --version: %w", b.PgCtl, err)
+	}
+	_, err = fmt.Fprintf(w, "%s (%s)\n", strings.TrimSpace(string(out)), filepath.Dir(b.PgCtl))
+	return err
 }

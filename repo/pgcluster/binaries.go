@@ -1,10 +1,7 @@
-package main
+package pgcluster
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,27 +10,27 @@ import (
 	"strings"
 )
 
-// binaries are the PostgreSQL server programs devdb runs.
-type binaries struct {
-	initdb string
-	pgCtl  string
+// Binaries are the PostgreSQL server programs a Cluster runs.
+type Binaries struct {
+	Initdb string // path of initdb
+	PgCtl  string // path of pg_ctl
 }
 
-// findBinaries looks for initdb and pg_ctl in PATH, then in the newest
+// FindBinaries looks for initdb and pg_ctl in PATH, then in the newest
 // /usr/lib/postgresql/*/bin (where Debian and Ubuntu put them, outside PATH).
-func findBinaries() (binaries, error) {
+func FindBinaries() (Binaries, error) {
 	initdb, err1 := exec.LookPath("initdb")
 	pgCtl, err2 := exec.LookPath("pg_ctl")
 	if err1 == nil && err2 == nil {
-		return binaries{initdb: initdb, pgCtl: pgCtl}, nil
+		return Binaries{Initdb: initdb, PgCtl: pgCtl}, nil
 	}
 	for _, dir := range debianBinDirs() {
-		b := binaries{initdb: filepath.Join(dir, "initdb"), pgCtl: filepath.Join(dir, "pg_ctl")}
-		if isExecutable(b.initdb) && isExecutable(b.pgCtl) {
+		b := Binaries{Initdb: filepath.Join(dir, "initdb"), PgCtl: filepath.Join(dir, "pg_ctl")}
+		if isExecutable(b.Initdb) && isExecutable(b.PgCtl) {
 			return b, nil
 		}
 	}
-	return binaries{}, errors.New("PostgreSQL server programs (initdb, pg_ctl) not found in PATH " +
+	return Binaries{}, errors.New("PostgreSQL server programs (initdb, pg_ctl) not found in PATH " +
 		"nor in /usr/lib/postgresql/*/bin: install the PostgreSQL server " +
 		"(e.g. apt-get install postgresql) or set DATABASE_URL to a server you already have")
 }
@@ -64,14 +61,4 @@ func debianBinDirs() []string {
 func isExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
-}
-
-// printVersion writes where the binaries are and which version they are.
-func (b binaries) printVersion(ctx context.Context, w io.Writer) error {
-	out, err := exec.CommandContext(ctx, b.pgCtl, "--version").Output()
-	if err != nil {
-		return fmt.Errorf("%s --version: %w", b.pgCtl, err)
-	}
-	_, err = fmt.Fprintf(w, "%s (%s)\n", strings.TrimSpace(string(out)), filepath.Dir(b.pgCtl))
-	return err
 }
