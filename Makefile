@@ -64,4 +64,5 @@ eval:
 # throughput, latencies, errors, memory and a Markdown section.
 .PHONY: loadtest
 loadtest:
-	@$(with_db) $(GO) run ./cmd/dedupload
+	@$(with_db) $(GO) run ./cmd/dedupload -md docs/loadtest.md
+	$(GO) run ./cmd/dedupbench -rerender docs/benchmarks.json -out docs

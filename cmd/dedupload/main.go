@@ -73,6 +73,7 @@ type settings struct {
 	Articles    int           `json:"articles"`
 	Seed        uint64        `json:"seed"`
 	out         string
+	md          string
 	dedupd      string
 }
 
@@ -89,6 +90,7 @@ func parseFlags(args []string, stderr io.Writer) (settings, error) {
 	fs.IntVar(&s.Articles, "articles", 20_000, "distinct texts cut from the novel (keys are always distinct)")
 	fs.Uint64Var(&s.Seed, "seed", 1, "seed of the articles and of the mix")
 	fs.StringVar(&s.out, "out", "", "also write the figures as JSON to this file")
+	fs.StringVar(&s.md, "md", "", "also write the Markdown section to this file (docs/loadtest.md, which docs/benchmarks.md embeds)")
 	fs.StringVar(&s.dedupd, "dedupd", "", "a dedupd binary to run instead of building one from this module")
 	if err := fs.Parse(args); err != nil {
 		return s, err
@@ -261,6 +263,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, rep.verdictLine())
 	fmt.Fprintln(stdout)
 	rep.markdown(stdout)
+	if s.md != "" {
+		var b strings.Builder
+		rep.markdown(&b)
+		if err := os.WriteFile(s.md, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		logf("wrote %s", s.md)
+	}
 	if s.out != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {

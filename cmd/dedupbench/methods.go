@@ -1,0 +1,152 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// candidateColumns and serviceSQL are copies of candidateColumns
+// (repo/rows.go) and nearCandidatesSQL (repo/queries.go): the service's
+// candidate query, which repo does not export. They must stay the same
+// query, text for text: method "both" measures what the service runs. If
+// repo's query changes, copy it here again.
+const candidateColumns = `id, external_id, source, title, published_at, simhash, words, cluster_id`
+
+const serviceSQL = `
+	SELECT ` + candidateColumns + `
+	FROM articles
+	WHERE (a0 = $1 OR a1 = $2 OR a2 = $3 OR a3 = $4)
+	  AND (b0 = $5 OR b1 = $6 OR b2 = $7 OR b3 = $8)
+	  AND fingerprint_version = $9
+	  AND bit_count((simhash # $10)::bit(64)) <= $11
+	  AND published_at BETWEEN $12 AND $13
+	  AND id <> $14
+	  AND ingested_at < $15
+	ORDER BY bit_count((simhash # $10)::bit(64)), id
+	LIMIT $16`
+
+// candidateCap is the LIMIT the service passes (service.candidateCap).
+const candidateCap = 1000
+
+// maxDistance is the distance every method looks for.
+const maxDistance = fingerprint.MaxIndexedDistance
+
+// Method names, as the report and the JSON give them.
+const (
+	methodScan    = "full_scan"
+	methodFamilyA = "family_a"
+	methodBoth    = "both_families"
+	methodBigint  = "both_families_bigint"
+	methodTrgm    = "pg_trgm"
+)
+
+// method is one way to find the stored fingerprints within maxDistance
+// bits of a query.
+type method struct {
+	Name  string
+	Table string // the relation whose scans EXPLAIN counts
+	SQL   string
+	Args  func(q lookupQuery) []any
+	// Set and Reset, when not empty, run before and after each query of
+	// the method, untimed.
+	Set, Reset string
+}
+
+const trgmSQL = `SELECT id, similarity(body, $1) FROM articles WHERE body % $1 ORDER BY similarity(body, $1) DESC LIMIT 10`
+
+// Distances are compared with the same expression in every method.
+const withinDistance = `bit_count((simhash # $1)::bit(64)) <= 3`
+
+var (
+	// scanMethod reads every row: what the table would cost without the
+	// block indexes.
+	scanMethod = method{
+		Name:  methodScan,
+		Table: "articles",
+		SQL:   `SELECT ` + candidateColumns + ` FROM articles WHERE ` + withinDistance,
+		Args:  func(q lookupQuery) []any { return []any{int64(q.Simhash)} },
+	}
+	// familyAMethod uses the four family-A indexes alone: one unchanged
+	// block in four is enough to keep every match, but lets 4/65536 of
+	// unrelated rows through.
+	familyAMethod = method{
+		Name:  methodFamilyA,
+		Table: "articles",
+		SQL: `SELECT ` + candidateColumns + ` FROM articles
+			WHERE (a0 = $2 OR a1 = $3 OR a2 = $4 OR a3 = $5) AND ` + withinDistance,
+		Args: func(q lookupQuery) []any {
+			b := fingerprint.BlocksOf(q.Simhash)
+			return []any{int64(q.Simhash), int16(b.A[0]), int16(b.A[1]), int16(b.A[2]), int16(b.A[3])}
+		},
+	}
+	// bothMethod is the service's query, with no publication window: every
+	// row is eligible.
+	bothMethod = method{
+		Name:  methodBoth,
+		Table: "articles",
+		SQL:   serviceSQL,
+		Args:  func(q lookupQuery) []any { return serviceArgs(q.Simhash, smallintBlocks(q.Simhash)) },
+	}
+	// bigintMethod is the service's query on articles_masked, whose block
+	// columns are bigint and hold simhash & mask.
+	bigintMethod = method{
+		Name:  methodBigint,
+		Table: "articles_masked",
+		SQL:   strings.Replace(serviceSQL, "FROM articles\n", "FROM articles_masked\n", 1),
+		Args:  func(q lookupQuery) []any { return serviceArgs(q.Simhash, maskedBlocks(q.Simhash)) },
+	}
+	// trgmMethod is what a text-similarity index would do instead: pg_trgm
+	// on the body, asked with a repost's text. Sequential scans are off:
+	// given a whole article's text, with its thousand or more trigrams, the
+	// planner prices the GIN index above a scan of the table and picks the
+	// scan, which computes similarity() on every row (seconds at 20,000
+	// rows); the figures are those of the index the method is about.
+	trgmMethod = method{
+		Name:  methodTrgm,
+		Table: "articles",
+		SQL:   trgmSQL,
+		Args:  func(q lookupQuery) []any { return []any{q.Body} },
+		Set:   "SET enable_seqscan = off",
+		Reset: "RESET enable_seqscan",
+	}
+)
+
+// smallintBlocks are the eight block values as the schema stores them.
+func smallintBlocks(h uint64) []any {
+	b := fingerprint.BlocksOf(h)
+	out := make([]any, 0, 8)
+	for _, v := range b.A {
+		out = append(out, int16(v))
+	}
+	for _, v := range b.B {
+		out = append(out, int16(v))
+	}
+	return out
+}
+
+// maskedBlocks are the eight block values of the bigint layout: the
+// simhash under each mask, unpacked.
+func maskedBlocks(h uint64) []any {
+	out := make([]any, 0, 8)
+	for _, m := range fingerprint.FamilyA {
+		out = append(out, int64(h&m))
+	}
+	for _, m := range fingerprint.FamilyB {
+		out = append(out, int64(h&m))
+	}
+	return out
+}
+
+// serviceArgs are serviceSQL's arguments as repo passes them for a query
+// with no window, no article to exclude and the service's candidate cap.
+func serviceArgs(h uint64, blocks []any) []any {
+	inf := pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
+	negInf := pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
+	return append(blocks,
+		int16(fingerprint.VersionWeighted), int64(h), maxDistance,
+		negInf, inf,
+		int64(0), inf, candidateCap)
+}
