@@ -2,6 +2,7 @@ package repo_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/newsdedup/newsdedup/repo"
@@ -62,5 +63,23 @@ func TestMigrationsDownAndUp(t *testing.T) {
 		if s.State != "applied" {
 			t.Errorf("migration %d is %s after up", s.Source.Version, s.State)
 		}
+	}
+}
+
+func TestDatabaseURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ server, want string }{
+		{"postgres://postgres@127.0.0.1:54329/newsdedup?sslmode=disable", "postgres://postgres@127.0.0.1:54329/x?sslmode=disable"},
+		{"postgresql://u:p@h/db?dbname=other", "postgresql://u:p@h/x"},
+		{"host=h user=u", "host=h user=u dbname='x'"},
+		{"host=h dbname=other", "host=h dbname=other dbname='x'"},
+	}
+	for _, tt := range tests {
+		if got, err := repo.DatabaseURL(tt.server, "x"); err != nil || got != tt.want {
+			t.Errorf("DatabaseURL(%q, x) = %q, %v; want %q", tt.server, got, err, tt.want)
+		}
+	}
+	if _, err := repo.DatabaseURL("postgres://u:secret@h:bad port/db", "x"); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("DatabaseURL of a bad URL: %v; want an error that does not echo the password", err)
 	}
 }

@@ -13,8 +13,8 @@ const (
 	// loadTestFile is the section `make loadtest` (cmd/dedupload) writes;
 	// the report embeds it when it is there.
 	loadTestFile = "loadtest.md"
-	jsonFile   = "benchmarks.json"
-	plotFile   = "benchmarks-latency.png"
+	jsonFile     = "benchmarks.json"
+	plotFile     = "benchmarks-latency.png"
 )
 
 // writeOutputs writes the report, the raw figures and the plot to dir.

@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/newsdedup/newsdedup/repo"
 )
 
 // trgmThresholds are the pg_trgm similarity thresholds evaluated: a pair is
@@ -45,7 +46,7 @@ type lookupTimings struct {
 // scratch is a database of its own for the baseline, created for the run
 // and dropped after it.
 type scratch struct {
-	admin  *pgx.Conn // on DATABASE_URL, to create and drop the scratch database
+	server string    // DATABASE_URL, where the scratch database is created and dropped
 	conn   *pgx.Conn // on the scratch database
 	name   string
 	locale string
@@ -56,26 +57,16 @@ type scratch struct {
 // under LC_CTYPE C (a common default) pg_trgm sees no letter in Chinese text
 // and finds no trigram at all, so every similarity would be 0.
 func openScratch(ctx context.Context, databaseURL, locale string) (*scratch, error) {
-	admin, err := pgx.Connect(ctx, databaseURL)
-	if err != nil {
-		return nil, fmt.Errorf("connect to DATABASE_URL: %w", err)
-	}
 	var suffix [6]byte
 	if _, err := rand.Read(suffix[:]); err != nil {
-		admin.Close(ctx)
 		return nil, err
 	}
-	s := &scratch{admin: admin, name: "dedupeval_" + hex.EncodeToString(suffix[:]), locale: locale}
-	lit := "'" + strings.ReplaceAll(locale, "'", "''") + "'"
-	create := fmt.Sprintf("CREATE DATABASE %s TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE %s LC_CTYPE %s",
-		pgx.Identifier{s.name}.Sanitize(), lit, lit)
-	if _, err := admin.Exec(ctx, create); err != nil {
-		admin.Close(ctx)
-		return nil, fmt.Errorf("create the scratch database (locale %s): %w", locale, err)
+	s := &scratch{server: databaseURL, name: "dedupeval_" + hex.EncodeToString(suffix[:]), locale: locale}
+	dbURL, err := repo.CreateDatabase(ctx, databaseURL, s.name, repo.DatabaseOptions{Locale: locale})
+	if err != nil {
+		return nil, fmt.Errorf("the scratch database (locale %s): %w", locale, err)
 	}
-	cfg := admin.Config().Copy()
-	cfg.Database = s.name
-	if s.conn, err = pgx.ConnectConfig(ctx, cfg); err != nil {
+	if s.conn, err = pgx.Connect(ctx, dbURL); err != nil {
 		return nil, errors.Join(fmt.Errorf("connect to the scratch database: %w", err), s.close())
 	}
 	if err := s.prepare(ctx); err != nil {
@@ -107,10 +98,7 @@ func (s *scratch) close() error {
 	if s.conn != nil {
 		errs = append(errs, s.conn.Close(ctx))
 	}
-	if _, err := s.admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{s.name}.Sanitize()+" WITH (FORCE)"); err != nil {
-		errs = append(errs, fmt.Errorf("drop the scratch database %s: %w", s.name, err))
-	}
-	errs = append(errs, s.admin.Close(ctx))
+	errs = append(errs, repo.DropDatabase(ctx, s.server, s.name))
 	return errors.Join(errs...)
 }
 

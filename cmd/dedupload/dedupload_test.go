@@ -195,20 +195,6 @@ func TestIsError(t *testing.T) {
 	}
 }
 
-func TestWithDatabase(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ server, want string }{
-		{"postgres://postgres@127.0.0.1:54329/newsdedup?sslmode=disable", "postgres://postgres@127.0.0.1:54329/x?sslmode=disable"},
-		{"postgresql://u:p@h/db?dbname=other", "postgresql://u:p@h/x"},
-		{"host=h user=u", "host=h user=u dbname='x'"},
-	}
-	for _, tt := range tests {
-		if got, err := withDatabase(tt.server, "x"); err != nil || got != tt.want {
-			t.Errorf("withDatabase(%q, x) = %q, %v; want %q", tt.server, got, err, tt.want)
-		}
-	}
-}
-
 func TestParseFlags(t *testing.T) {
 	t.Parallel()
 	s, err := parseFlags(nil, io.Discard)

@@ -34,7 +34,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -45,7 +44,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/newsdedup/newsdedup/repo"
@@ -140,13 +138,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer func() {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
-		if err := adminExec(dctx, server, "DROP DATABASE IF EXISTS "+pgx.Identifier{dbName}.Sanitize()+" WITH (FORCE)"); err != nil {
-			logf("drop the database %s: %v", dbName, err)
+		if err := repo.DropDatabase(dctx, server, dbName); err != nil {
+			logf("%v", err)
 		} else {
 			logf("dropped the database %s", dbName)
 		}
 	}()
-	if err := migrate(ctx, dbURL); err != nil {
+	if err := repo.MigrateUp(ctx, dbURL); err != nil {
 		return err
 	}
 
@@ -292,54 +290,8 @@ func createDatabase(ctx context.Context, server string) (string, string, error) 
 		return "", "", err
 	}
 	name := "newsdedup_load_" + hex.EncodeToString(b[:])
-	dbURL, err := withDatabase(server, name)
-	if err != nil {
-		return "", "", err
-	}
-	if err := adminExec(ctx, server, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-		return "", "", fmt.Errorf("create the database %s: %w", name, err)
-	}
-	return name, dbURL, nil
-}
-
-// withDatabase returns serverURL with its database replaced by db; it takes
-// URLs and key=value strings, as pgx does.
-func withDatabase(serverURL, db string) (string, error) {
-	if strings.HasPrefix(serverURL, "postgres://") || strings.HasPrefix(serverURL, "postgresql://") {
-		u, err := url.Parse(serverURL)
-		if err != nil {
-			return "", errors.New("DATABASE_URL: invalid URL") // the error would echo the password
-		}
-		u.Path, u.RawPath = "/"+db, ""
-		if q := u.Query(); q.Has("dbname") {
-			q.Del("dbname")
-			u.RawQuery = q.Encode()
-		}
-		return u.String(), nil
-	}
-	return strings.TrimSpace(serverURL) + " dbname='" + db + "'", nil
-}
-
-func adminExec(ctx context.Context, server, sql string) error {
-	conn, err := pgx.Connect(ctx, server)
-	if err != nil {
-		return fmt.Errorf("connect to DATABASE_URL: %w", err)
-	}
-	defer conn.Close(context.Background())
-	_, err = conn.Exec(ctx, sql)
-	return err
-}
-
-func migrate(ctx context.Context, dbURL string) error {
-	m, err := repo.NewMigrator(dbURL)
-	if err != nil {
-		return err
-	}
-	_, err = m.Up(ctx)
-	if cerr := m.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	dbURL, err := repo.CreateDatabase(ctx, server, name, repo.DatabaseOptions{})
+	return name, dbURL, err
 }
 
 // buildDedupd builds ./cmd/dedupd of the module the go command is in.

@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/pgcluster"
 )
 
@@ -86,16 +85,11 @@ func startPrivate(ctx context.Context, c *pgcluster.Cluster) error {
 	if err := c.Start(ctx); err != nil {
 		return err
 	}
-	conn, err := pgx.Connect(ctx, c.URL("postgres"))
+	dbURL, err := repo.CreateDatabase(ctx, c.URL("postgres"), PrivateDatabase, repo.DatabaseOptions{})
 	if err != nil {
-		return fmt.Errorf("connect to the private cluster: %w", err)
+		return err
 	}
-	_, err = conn.Exec(ctx, "CREATE DATABASE "+ident(PrivateDatabase))
-	conn.Close(context.Background())
-	if err != nil {
-		return fmt.Errorf("create database %s: %w", PrivateDatabase, err)
-	}
-	if err := migrate(ctx, c.URL(PrivateDatabase)); err != nil {
+	if err := repo.MigrateUp(ctx, dbURL); err != nil {
 		return fmt.Errorf("migrate %s: %w", PrivateDatabase, err)
 	}
 	return nil

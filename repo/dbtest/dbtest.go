@@ -30,7 +30,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/newsdedup/newsdedup/migrations"
 	"github.com/newsdedup/newsdedup/repo"
@@ -82,16 +81,11 @@ func URL(tb testing.TB) string {
 	if err != nil {
 		tb.Fatalf("dbtest: %v", err)
 	}
-	dbURL, err := withDatabase(server, name)
-	if err != nil {
-		tb.Fatalf("dbtest: %v", err)
-	}
-
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err = adminExec(ctx, server, "CREATE DATABASE "+ident(name)+" TEMPLATE "+ident(template.name))
+	dbURL, err := repo.CreateDatabase(ctx, server, name, repo.DatabaseOptions{Template: template.name})
 	if err != nil {
-		tb.Fatalf("dbtest: create database %s: %v", name, err)
+		tb.Fatalf("dbtest: %v", err)
 	}
 
 	tb.Cleanup(func() {
@@ -101,8 +95,8 @@ func URL(tb testing.TB) string {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if err := adminExec(ctx, server, "DROP DATABASE IF EXISTS "+ident(name)+" WITH (FORCE)"); err != nil {
-			tb.Errorf("dbtest: drop database %s: %v", name, err)
+		if err := repo.DropDatabase(ctx, server, name); err != nil {
+			tb.Errorf("dbtest: %v", err)
 		}
 	})
 	return dbURL
@@ -169,11 +163,11 @@ func ensureTemplate(ctx context.Context, server string) (string, error) {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident(building)); err != nil {
 		return "", fmt.Errorf("create %s: %w", building, err)
 	}
-	buildURL, err := withDatabase(server, building)
+	buildURL, err := repo.DatabaseURL(server, building)
 	if err != nil {
 		return "", err
 	}
-	if err := migrate(ctx, buildURL); err != nil {
+	if err := repo.MigrateUp(ctx, buildURL); err != nil {
 		return "", fmt.Errorf("migrate %s: %w", building, err)
 	}
 
@@ -193,18 +187,6 @@ func ensureTemplate(ctx context.Context, server string) (string, error) {
 		return "", fmt.Errorf("rename %s to %s: %w", building, name, err)
 	}
 	return name, nil
-}
-
-func migrate(ctx context.Context, dbURL string) error {
-	m, err := repo.NewMigrator(dbURL)
-	if err != nil {
-		return err
-	}
-	_, err = m.Up(ctx)
-	if cerr := m.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // waitNoSessions waits until no session is connected to db, ending any that
@@ -262,36 +244,6 @@ func testDatabaseName(testName string) (string, error) {
 	return prefix + "_" + suffix, nil
 }
 
-// withDatabase returns serverURL with its database replaced by db, keeping
-// everything else: user, password, hosts, ports and parameters. It takes
-// both URLs and keyword/value strings, as pgx does.
-func withDatabase(serverURL, db string) (string, error) {
-	var out string
-	if strings.HasPrefix(serverURL, "postgres://") || strings.HasPrefix(serverURL, "postgresql://") {
-		u, err := url.Parse(serverURL)
-		if err != nil {
-			return "", errors.New("parse DATABASE_URL: invalid URL") // the error would echo the password
-		}
-		u.Path, u.RawPath = "/"+db, ""
-		if q := u.Query(); q.Has("dbname") { // a dbname parameter beats the path
-			q.Del("dbname")
-			u.RawQuery = q.Encode()
-		}
-		out = u.String()
-	} else {
-		// In a keyword/value string, the last of a repeated keyword wins.
-		out = strings.TrimSpace(serverURL) + " dbname='" + db + "'"
-	}
-	cfg, err := pgconn.ParseConfig(out)
-	if err != nil {
-		return "", errors.New("parse DATABASE_URL: invalid syntax")
-	}
-	if cfg.Database != db {
-		return "", fmt.Errorf("DATABASE_URL with its database replaced names database %q, want %q", cfg.Database, db)
-	}
-	return out, nil
-}
-
 // redact hides the password of a URL or keyword/value string, for logs.
 func redact(dbURL string) string {
 	if u, err := url.Parse(dbURL); err == nil && u.Scheme != "" {
@@ -312,17 +264,6 @@ func connect(ctx context.Context, server string) (*pgx.Conn, error) {
 		return nil, fmt.Errorf("connect to DATABASE_URL's server (%s:%d): %w", cfg.Host, cfg.Port, err)
 	}
 	return conn, nil
-}
-
-// adminExec runs one statement on DATABASE_URL's database.
-func adminExec(ctx context.Context, server, sql string) error {
-	conn, err := connect(ctx, server)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	_, err = conn.Exec(ctx, sql)
-	return err
 }
 
 func ident(name string) string { return pgx.Identifier{name}.Sanitize() }
