@@ -108,7 +108,8 @@ func TestURLFailsWithoutDatabaseURL(t *testing.T) {
 	}
 }
 
-// TestChild is the test runChild runs; on its own it does nothing.
+// TestChild is the test runChild runs, in a child process; on its own it
+// does nothing.
 func TestChild(t *testing.T) {
 	switch os.Getenv(childEnv) {
 	case "fail":
@@ -117,7 +118,8 @@ func TestChild(t *testing.T) {
 	case "nourl":
 		dbtest.URL(t)
 	default:
-		t.Skip("runs only as a child of TestURLKeepsTheDatabaseOfAFailingTest and TestURLFailsWithoutDatabaseURL")
+		// Not a child: nothing to do. (No t.Skip: a skip in a database
+		// package would read, in CI, like a database test that did not run.)
 	}
 }
 
