@@ -60,7 +60,7 @@ eval:
 	@$(with_db) $(GO) run ./cmd/dedupeval -out docs
 
 # loadtest: the real dedupd under 50 clients of mixed traffic for 60 s (on
-# until 100,000 requests, at most 5 min) against a fresh database; prints
+# until 100,000 requests, at most 8 min) against a fresh database; prints
 # throughput, latencies, errors, memory and a Markdown section.
 .PHONY: loadtest
 loadtest:

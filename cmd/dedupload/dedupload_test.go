@@ -201,8 +201,8 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parseFlags() error = %v", err)
 	}
-	if s.Clients != 50 || s.Duration != time.Minute || s.MinRequests != 100_000 || s.MaxDuration != 5*time.Minute || s.Pool != 16 {
-		t.Errorf("parseFlags() defaults = %+v, want 50 clients, 60 s, 100000 requests, 5 min cap, pool 16", s)
+	if s.Clients != 50 || s.Duration != time.Minute || s.MinRequests != 100_000 || s.MaxDuration != 8*time.Minute || s.Pool != 16 {
+		t.Errorf("parseFlags() defaults = %+v, want 50 clients, 60 s, 100000 requests, 8 min cap, pool 16", s)
 	}
 	for _, args := range [][]string{{"-clients", "0"}, {"-duration", "10m"}, {"extra"}, {"-nope"}} {
 		if _, err := parseFlags(args, io.Discard); err == nil {

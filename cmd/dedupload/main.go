@@ -82,7 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (settings, error) {
 	fs.IntVar(&s.Clients, "clients", 50, "concurrent clients")
 	fs.DurationVar(&s.Duration, "duration", 60*time.Second, "how long to measure, at least")
 	fs.IntVar(&s.MinRequests, "min-requests", 100_000, "measure on past -duration until this many requests completed")
-	fs.DurationVar(&s.MaxDuration, "max-duration", 5*time.Minute, "hard cap on the measurement, whatever -min-requests says")
+	fs.DurationVar(&s.MaxDuration, "max-duration", 8*time.Minute, "hard cap on the measurement, whatever -min-requests says")
 	fs.DurationVar(&s.Warmup, "warmup", 10*time.Second, "load before the measurement begins, not counted")
 	fs.IntVar(&s.Pool, "pool", 16, "dedupd's database pool (DEDUP_DB_MAX_CONNS)")
 	fs.IntVar(&s.Articles, "articles", 20_000, "distinct texts cut from the novel (keys are always distinct)")
