@@ -2,12 +2,6 @@ package repo
 
 import "github.com/jackc/pgx/v5/pgxpool"
 
-// Exported for the tests of package repo_test, which check the candidate
-// query's plan and read the table directly.
-var (
-	NearCandidatesSQL  = nearCandidatesSQL
-	NearCandidatesArgs = nearCandidatesArgs
-)
-
-// Pool returns the store's connection pool.
+// Pool returns the store's connection pool, for the tests of package
+// repo_test that read the table directly.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -51,7 +51,7 @@ func (q queries) ClusterMembers(ctx context.Context, clusterID int64, limit int)
 // hash, earliest ingested first.
 func (q queries) ExactMatches(ctx context.Context, eq service.ExactQuery) ([]service.Candidate, error) {
 	rows, err := q.db.Query(ctx, `
-		SELECT `+candidateColumns+`
+		SELECT `+CandidateColumns+`
 		FROM articles
 		WHERE content_hash = $1
 		  AND fingerprint_version = $2
@@ -63,12 +63,14 @@ func (q queries) ExactMatches(ctx context.Context, eq service.ExactQuery) ([]ser
 	return collectCandidates(rows, err, "find exact matches")
 }
 
-// nearCandidatesSQL is the candidate query of design §4: a match in at least
+// NearCandidatesSQL is the candidate query of design §4: a match in at least
 // one block of family A and at least one of family B, which the planner
 // answers with a BitmapAnd of two BitmapOrs over the eight block indexes,
-// then the Hamming distance verified on the few rows that remain.
-const nearCandidatesSQL = `
-	SELECT ` + candidateColumns + `
+// then the Hamming distance verified on the few rows that remain. It is
+// exported, with NearCandidatesArgs, so that the benchmarks and the plan
+// test run the very statement the service runs.
+const NearCandidatesSQL = `
+	SELECT ` + CandidateColumns + `
 	FROM articles
 	WHERE (a0 = $1 OR a1 = $2 OR a2 = $3 OR a3 = $4)
 	  AND (b0 = $5 OR b1 = $6 OR b2 = $7 OR b3 = $8)
@@ -83,12 +85,13 @@ const nearCandidatesSQL = `
 // NearCandidates returns the articles within q.MaxDistance bits of
 // q.Simhash, closest first, through the block indexes.
 func (q queries) NearCandidates(ctx context.Context, nq service.NearQuery) ([]service.Candidate, error) {
-	rows, err := q.db.Query(ctx, nearCandidatesSQL, nearCandidatesArgs(nq)...)
+	rows, err := q.db.Query(ctx, NearCandidatesSQL, NearCandidatesArgs(nq)...)
 	return collectCandidates(rows, err, "find near candidates")
 }
 
-// nearCandidatesArgs are the arguments of nearCandidatesSQL, $1 to $16.
-func nearCandidatesArgs(nq service.NearQuery) []any {
+// NearCandidatesArgs returns the arguments of NearCandidatesSQL, $1 to
+// $16, for a query: the eight block values first.
+func NearCandidatesArgs(nq service.NearQuery) []any {
 	return append(blockArgs(nq.Simhash),
 		nq.Version, int64(nq.Simhash), nq.MaxDistance,
 		lowerBound(nq.From), upperBound(nq.To),

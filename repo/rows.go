@@ -44,8 +44,10 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 	return a, nil
 }
 
-// candidateColumns are the columns of a service.Candidate, in scanCandidate's order.
-const candidateColumns = `id, external_id, source, title, published_at, simhash, words, cluster_id`
+// CandidateColumns are the columns of a service.Candidate, in
+// scanCandidate's order: what NearCandidatesSQL returns (the benchmarks'
+// other methods return the same, to be compared fairly).
+const CandidateColumns = `id, external_id, source, title, published_at, simhash, words, cluster_id`
 
 func scanCandidate(row pgx.Row) (service.Candidate, error) {
 	var (

@@ -161,7 +161,7 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 		Version:     fp.Version,
 		ExcludeID:   excludeID,
 		Before:      before,
-		Limit:       candidateCap,
+		Limit:       CandidateCap,
 	})
 	if err != nil {
 		return decision{}, 0, err
@@ -175,7 +175,7 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 		To:          to,
 		ExcludeID:   excludeID,
 		Before:      before,
-		Limit:       candidateCap,
+		Limit:       CandidateCap,
 	})
 	if err != nil {
 		return decision{}, 0, err

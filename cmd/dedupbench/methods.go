@@ -3,33 +3,13 @@ package main
 import (
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgtype"
-
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// candidateColumns and serviceSQL are copies of candidateColumns
-// (repo/rows.go) and nearCandidatesSQL (repo/queries.go): the service's
-// candidate query, which repo does not export. They must stay the same
-// query, text for text: method "both" measures what the service runs. If
-// repo's query changes, copy it here again.
-const candidateColumns = `id, external_id, source, title, published_at, simhash, words, cluster_id`
-
-const serviceSQL = `
-	SELECT ` + candidateColumns + `
-	FROM articles
-	WHERE (a0 = $1 OR a1 = $2 OR a2 = $3 OR a3 = $4)
-	  AND (b0 = $5 OR b1 = $6 OR b2 = $7 OR b3 = $8)
-	  AND fingerprint_version = $9
-	  AND bit_count((simhash # $10)::bit(64)) <= $11
-	  AND published_at BETWEEN $12 AND $13
-	  AND id <> $14
-	  AND ingested_at < $15
-	ORDER BY bit_count((simhash # $10)::bit(64)), id
-	LIMIT $16`
-
-// candidateCap is the LIMIT the service passes (service.candidateCap).
-const candidateCap = 1000
+// candidateCap is the LIMIT the service passes.
+const candidateCap = service.CandidateCap
 
 // maxDistance is the distance every method looks for.
 const maxDistance = fingerprint.MaxIndexedDistance
@@ -66,7 +46,7 @@ var (
 	scanMethod = method{
 		Name:  methodScan,
 		Table: "articles",
-		SQL:   `SELECT ` + candidateColumns + ` FROM articles WHERE ` + withinDistance,
+		SQL:   `SELECT ` + repo.CandidateColumns + ` FROM articles WHERE ` + withinDistance,
 		Args:  func(q lookupQuery) []any { return []any{int64(q.Simhash)} },
 	}
 	// familyAMethod uses the four family-A indexes alone: one unchanged
@@ -75,7 +55,7 @@ var (
 	familyAMethod = method{
 		Name:  methodFamilyA,
 		Table: "articles",
-		SQL: `SELECT ` + candidateColumns + ` FROM articles
+		SQL: `SELECT ` + repo.CandidateColumns + ` FROM articles
 			WHERE (a0 = $2 OR a1 = $3 OR a2 = $4 OR a3 = $5) AND ` + withinDistance,
 		Args: func(q lookupQuery) []any {
 			b := fingerprint.BlocksOf(q.Simhash)
@@ -87,16 +67,20 @@ var (
 	bothMethod = method{
 		Name:  methodBoth,
 		Table: "articles",
-		SQL:   serviceSQL,
-		Args:  func(q lookupQuery) []any { return serviceArgs(q.Simhash, smallintBlocks(q.Simhash)) },
+		SQL:   repo.NearCandidatesSQL,
+		Args:  func(q lookupQuery) []any { return serviceArgs(q.Simhash) },
 	}
 	// bigintMethod is the service's query on articles_masked, whose block
 	// columns are bigint and hold simhash & mask.
 	bigintMethod = method{
 		Name:  methodBigint,
 		Table: "articles_masked",
-		SQL:   strings.Replace(serviceSQL, "FROM articles\n", "FROM articles_masked\n", 1),
-		Args:  func(q lookupQuery) []any { return serviceArgs(q.Simhash, maskedBlocks(q.Simhash)) },
+		SQL:   strings.Replace(repo.NearCandidatesSQL, "FROM articles\n", "FROM articles_masked\n", 1),
+		Args: func(q lookupQuery) []any {
+			args := serviceArgs(q.Simhash)
+			copy(args, maskedBlocks(q.Simhash)) // the eight block values come first
+			return args
+		},
 	}
 	// trgmMethod is what a text-similarity index would do instead: pg_trgm
 	// on the body, asked with a repost's text. Sequential scans are off:
@@ -114,19 +98,6 @@ var (
 	}
 )
 
-// smallintBlocks are the eight block values as the schema stores them.
-func smallintBlocks(h uint64) []any {
-	b := fingerprint.BlocksOf(h)
-	out := make([]any, 0, 8)
-	for _, v := range b.A {
-		out = append(out, int16(v))
-	}
-	for _, v := range b.B {
-		out = append(out, int16(v))
-	}
-	return out
-}
-
 // maskedBlocks are the eight block values of the bigint layout: the
 // simhash under each mask, unpacked.
 func maskedBlocks(h uint64) []any {
@@ -140,13 +111,14 @@ func maskedBlocks(h uint64) []any {
 	return out
 }
 
-// serviceArgs are serviceSQL's arguments as repo passes them for a query
-// with no window, no article to exclude and the service's candidate cap.
-func serviceArgs(h uint64, blocks []any) []any {
-	inf := pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
-	negInf := pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
-	return append(blocks,
-		int16(fingerprint.VersionWeighted), int64(h), maxDistance,
-		negInf, inf,
-		int64(0), inf, candidateCap)
+// serviceArgs are the service query's arguments, as repo builds them, for
+// a query with no window, no article to exclude and the service's
+// candidate cap.
+func serviceArgs(h uint64) []any {
+	return repo.NearCandidatesArgs(service.NearQuery{
+		Simhash:     h,
+		Version:     fingerprint.VersionWeighted,
+		MaxDistance: maxDistance,
+		Limit:       candidateCap,
+	})
 }
