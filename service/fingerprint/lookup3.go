@@ -38,7 +38,7 @@ func hashlittle2(key []byte, pc, pb uint32) (uint32, uint32) {
 	a += binary.LittleEndian.Uint32(tail[0:])
 	b += binary.LittleEndian.Uint32(tail[4:])
 	c += binary.LittleEndian.Uint32(tail[8:])
-	a, b, c = final(a, b, c)
+	_, b, c = final(a, b, c) // hashlittle2 returns c and b
 	return c, b
 }
 
