@@ -9,13 +9,15 @@ import (
 )
 
 // verdictResponse is a verdict. ID is absent for a check, which stores
-// nothing; Created is present only in a batch's results.
+// nothing, and ClusterID null for a check that matched nothing; Created is
+// present only in a batch's results.
 type verdictResponse struct {
 	ID          *int64             `json:"id,omitempty"`
 	ExternalID  string             `json:"external_id"`
 	Source      string             `json:"source"`
 	Status      service.Status     `json:"status"`
 	DuplicateOf *referenceResponse `json:"duplicate_of"`
+	ClusterID   *int64             `json:"cluster_id"`
 	Matches     []matchResponse    `json:"matches"`
 	Simhash     string             `json:"simhash"`
 	Created     *bool              `json:"created,omitempty"`
@@ -51,6 +53,9 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 	if withID {
 		r.ID = &v.ID
 	}
+	if v.ClusterID != 0 {
+		r.ClusterID = &v.ClusterID
+	}
 	if withCreated {
 		r.Created = &v.Created
 	}
@@ -72,7 +77,7 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 }
 
 // articleResponse is a stored article. DuplicateOf, Distance and WordRatio
-// are null for the canonical article of a cluster.
+// are null for the head of a cluster.
 type articleResponse struct {
 	ID          int64          `json:"id"`
 	ExternalID  string         `json:"external_id"`

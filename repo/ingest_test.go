@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/corpus"
@@ -87,7 +89,7 @@ func TestSimultaneousNearDuplicatesFindEachOther(t *testing.T) {
 				i, v[0].Status, v[1].Status, b.DuplicateOf)
 		}
 	}
-	checkClusterInvariants(t, st)
+	checkLinks(t, st)
 }
 
 // TestConcurrentRetriesMakeOneRow sends one article 40 times at once: one
@@ -158,10 +160,14 @@ func TestClusterLifecycle(t *testing.T) {
 		t.Fatalf("statuses %s %s %s %s, want unique exact_duplicate near_duplicate exact_duplicate",
 			first.Status, exact.Status, near.Status, nearToo.Status)
 	}
-	for _, v := range []service.Verdict{exact, near, nearToo} {
-		if v.DuplicateOf.ID != first.ID {
-			t.Errorf("%s: duplicate_of %d, want the canonical %d", v.ExternalID, v.DuplicateOf.ID, first.ID)
+	for _, v := range []service.Verdict{exact, near} {
+		if v.DuplicateOf.ID != first.ID || v.ClusterID != first.ID {
+			t.Errorf("%s: duplicate_of %d in cluster %d, want %d in its cluster", v.ExternalID, v.DuplicateOf.ID, v.ClusterID, first.ID)
 		}
+	}
+	if nearToo.DuplicateOf.ID != near.ID || nearToo.ClusterID != first.ID {
+		t.Errorf("near-too: duplicate_of %d in cluster %d, want its exact copy %d in cluster %d",
+			nearToo.DuplicateOf.ID, nearToo.ClusterID, near.ID, first.ID)
 	}
 	if len(nearToo.Matches) != 3 || nearToo.Matches[0].ID != near.ID || nearToo.Matches[0].Distance != 0 {
 		t.Errorf("near-too matches %+v, want 3 with its exact copy %d first", nearToo.Matches, near.ID)
@@ -173,25 +179,26 @@ func TestClusterLifecycle(t *testing.T) {
 		t.Errorf("retry: %+v, want the stored verdict of %d, not created", again, near.ID)
 	}
 
-	// Deleting the canonical article hands the cluster to the earliest
-	// remaining member ("exact"); the others point at it.
+	// Deleting the head judges the articles that linked to it again: the
+	// exact copy, alone before the others, heads the cluster; the repost
+	// now links to it and brings its own copy along.
 	if err := svc.DeleteArticle(ctx, first.ID); err != nil {
 		t.Fatal(err)
 	}
 	heir := mustFind(t, svc, exact.ID)
 	if !heir.IsCanonical() || heir.Status != service.StatusUnique || heir.ClusterID != exact.ID {
-		t.Errorf("after deleting the canonical article, %d is %+v, want the new canonical", exact.ID, heir)
+		t.Errorf("after deleting the head, %d is %+v, want the new head", exact.ID, heir)
 	}
-	for _, id := range []int64{near.ID, nearToo.ID} {
-		a := mustFind(t, svc, id)
-		if a.DuplicateOf != exact.ID || a.ClusterID != exact.ID {
-			t.Errorf("article %d points at %d, cluster %d; want %d", id, a.DuplicateOf, a.ClusterID, exact.ID)
+	for _, want := range []struct{ id, linksTo int64 }{{near.ID, exact.ID}, {nearToo.ID, near.ID}} {
+		a := mustFind(t, svc, want.id)
+		if a.DuplicateOf != want.linksTo || a.ClusterID != exact.ID {
+			t.Errorf("article %d links to %d in cluster %d; want %d in cluster %d", want.id, a.DuplicateOf, a.ClusterID, want.linksTo, exact.ID)
 		}
 	}
 	if _, err := svc.FindArticle(ctx, first.ID); !errors.Is(err, service.ErrNotFound) {
 		t.Errorf("find deleted article: %v, want not found", err)
 	}
-	checkClusterInvariants(t, st)
+	checkLinks(t, st)
 
 	// A deleted article is never matched again.
 	if err := svc.DeleteArticle(ctx, near.ID); err != nil {
@@ -210,16 +217,17 @@ func TestClusterLifecycle(t *testing.T) {
 		t.Errorf("delete twice: %v, want not found", err)
 	}
 
-	// New content under the canonical article's key: the cluster passes to
-	// the next member, and the article is judged again, as unique.
+	// New content under the head's key: the article that linked to it is
+	// judged again and, with nothing else before it, heads its cluster; the
+	// article is judged again, as unique.
 	replaced := ingest("exact", other)
 	if !replaced.Created || replaced.ID != exact.ID || replaced.Status != service.StatusUnique {
 		t.Errorf("replace: %+v, want created again with id %d, unique", replaced, exact.ID)
 	}
 	if a := mustFind(t, svc, nearToo.ID); !a.IsCanonical() {
-		t.Errorf("after its canonical article changed content, %d is %+v, want canonical", nearToo.ID, a)
+		t.Errorf("after the article it linked to changed content, %d is %+v, want a head", nearToo.ID, a)
 	}
-	checkClusterInvariants(t, st)
+	checkLinks(t, st)
 }
 
 func mustFind(t *testing.T, svc *service.Service, id int64) service.Article {
@@ -231,40 +239,70 @@ func mustFind(t *testing.T, svc *service.Service, id int64) service.Article {
 	return a
 }
 
-// TestChurnKeepsClustersConsistent ingests, re-ingests and deletes related
-// articles from many goroutines at once, then checks that every cluster is
-// still well formed.
-func TestChurnKeepsClustersConsistent(t *testing.T) {
-	st := newStore(t, 24)
+// TestStressMixKeepsLinksReal is the hostile tester's stress mix, bounded:
+// 20 writers each run 60 operations on a small set of keys and texts —
+// new near duplicates, re-ingests of a key with other text (related or
+// not), deletions of cluster heads — and at the end every link must be a
+// real match and every cluster well formed. Writers that keep colliding
+// get ErrConflict (503 through the API); the test reports how many.
+func TestStressMixKeepsLinksReal(t *testing.T) {
+	const writers, operations = 20, 60
+	st := newStore(t, writers+4)
 	svc := newService(t, st)
 	ctx := context.Background()
 	nv := novel(t)
 	rng := rand.New(rand.NewPCG(3, 3))
-	var articles []corpus.Article
-	for _, a := range nv.Originals(rng, 6, 500, 1500) {
-		articles = append(articles, a)
+	var texts []corpus.Article
+	for _, a := range nv.Originals(rng, 8, 500, 1500) {
+		texts = append(texts, a)
 		for _, e := range []corpus.Edit{corpus.Light, corpus.SentenceDropped, corpus.ParagraphMoved, corpus.Boilerplate} {
-			articles = append(articles, nv.Apply(rng, a, e))
+			texts = append(texts, nv.Apply(rng, a, e))
 		}
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 1000)
-	for w := range 20 {
+	var (
+		wg                             sync.WaitGroup
+		mu                             sync.Mutex
+		ingests, deletes, conflicts, n int
+	)
+	errs := make(chan error, writers*operations)
+	for w := range writers {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), 9))
-			for range 15 {
-				key := fmt.Sprintf("churn-%d", r.IntN(12))
-				a := articles[r.IntN(len(articles))]
-				v, err := svc.Ingest(ctx, input(key, a), svc.Defaults())
-				if err != nil {
-					errs <- err
-					continue
-				}
-				if r.IntN(3) == 0 {
-					if err := svc.DeleteArticle(ctx, v.ID); err != nil && !errors.Is(err, service.ErrNotFound) {
-						errs <- err
+			for i := range operations {
+				var err error
+				switch op := r.IntN(10); {
+				case op < 3: // delete a cluster's head
+					var id int64
+					err = st.Pool().QueryRow(ctx, `SELECT id FROM articles WHERE duplicate_of IS NULL ORDER BY random() LIMIT 1`).Scan(&id)
+					if err == nil {
+						err = svc.DeleteArticle(ctx, id)
+						mu.Lock()
+						deletes++
+						mu.Unlock()
+					} else if errors.Is(err, pgx.ErrNoRows) {
+						err = nil
 					}
+				default: // ingest, under a key that may already hold other text
+					key := fmt.Sprintf("key-%d", r.IntN(30))
+					if op >= 7 {
+						key = fmt.Sprintf("new-%d-%d", w, i)
+					}
+					_, err = svc.Ingest(ctx, input(key, texts[r.IntN(len(texts))]), svc.Defaults())
+					mu.Lock()
+					ingests++
+					mu.Unlock()
 				}
+				switch {
+				case errors.Is(err, service.ErrConflict):
+					mu.Lock()
+					conflicts++
+					mu.Unlock()
+				case err != nil && !errors.Is(err, service.ErrNotFound):
+					errs <- err
+				}
+				mu.Lock()
+				n++
+				mu.Unlock()
 			}
 		})
 	}
@@ -273,27 +311,87 @@ func TestChurnKeepsClustersConsistent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	checkClusterInvariants(t, st)
+	t.Logf("%d operations: %d ingests, %d deletions of a head; %d gave up after colliding", n, ingests, deletes, conflicts)
+	checkLinks(t, st)
 }
 
-// checkClusterInvariants asserts what the design promises of clusters: a
-// duplicate points at a canonical article, never at another duplicate; the
-// canonical article is its cluster's earliest ingested member.
-func checkClusterInvariants(t *testing.T, st *repo.Store) {
+// checkLinks asserts what the design promises of links and clusters, with
+// the default options every test here ingests with: every link is a real
+// match — to an article ingested before, at the stored distance (at most 3
+// bits) and the stored ratio (at least the minimum), the same text exactly
+// when the link says exact —; every article's cluster is the head its links
+// lead to; and articles with the same text share a cluster.
+func checkLinks(t *testing.T, st *repo.Store) {
 	t.Helper()
-	if n := countRows(t, st, `
-		SELECT count(*) FROM articles d JOIN articles c ON c.id = d.duplicate_of
-		WHERE c.duplicate_of IS NOT NULL`); n != 0 {
-		t.Errorf("%d duplicates point at another duplicate", n)
+	ctx := context.Background()
+	rows, err := st.Pool().Query(ctx, `
+		SELECT d.id, d.status, d.distance, d.word_ratio, d.simhash, d.words, d.content_hash = l.content_hash,
+		       l.id, l.simhash, l.words, (d.ingested_at, d.id) > (l.ingested_at, l.id)
+		FROM articles d JOIN articles l ON l.id = d.duplicate_of`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	links := 0
+	for rows.Next() {
+		var (
+			id, linked               int64
+			status                   string
+			distance                 int
+			ratio                    float32
+			simhash, linkedSimhash   int64
+			words, linkedWords       []int64
+			sameText, linksToEarlier bool
+		)
+		if err := rows.Scan(&id, &status, &distance, &ratio, &simhash, &words, &sameText,
+			&linked, &linkedSimhash, &linkedWords, &linksToEarlier); err != nil {
+			t.Fatal(err)
+		}
+		links++
+		d := fingerprint.Distance(uint64(simhash), uint64(linkedSimhash))
+		r := fingerprint.Ratio(wordSetOf(words), wordSetOf(linkedWords))
+		switch {
+		case !linksToEarlier:
+			t.Errorf("article %d links to %d, which was ingested after it", id, linked)
+		case d != distance || d > fingerprint.MaxIndexedDistance:
+			t.Errorf("article %d links to %d at stored distance %d; the fingerprints are %d bits apart", id, linked, distance, d)
+		case float32(r) != ratio || r < service.DefaultOptions.MinWordRatio:
+			t.Errorf("article %d links to %d with stored ratio %v; the word sets share %v", id, linked, ratio, r)
+		case sameText != (status == string(service.StatusExactDuplicate)):
+			t.Errorf("article %d is %s of %d, same text: %v", id, status, linked, sameText)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	if n := countRows(t, st, `
-		SELECT count(*) FROM articles d JOIN articles c ON c.id = d.duplicate_of
-		WHERE (d.ingested_at, d.id) < (c.ingested_at, c.id)`); n != 0 {
-		t.Errorf("%d duplicates were ingested before their canonical article", n)
+		WITH RECURSIVE up(id, at, depth) AS (
+			SELECT id, id, 0 FROM articles
+			UNION ALL
+			SELECT up.id, a.duplicate_of, up.depth + 1
+			FROM up JOIN articles a ON a.id = up.at
+			WHERE a.duplicate_of IS NOT NULL AND up.depth < 10000
+		)
+		SELECT count(*)
+		FROM up JOIN articles head ON head.id = up.at JOIN articles me ON me.id = up.id
+		WHERE head.duplicate_of IS NULL AND me.cluster_id <> head.id`); n != 0 {
+		t.Errorf("%d articles have a cluster_id that is not the head their links lead to", n)
 	}
-	if n := countRows(t, st, `SELECT count(*) FROM articles WHERE cluster_id <> coalesce(duplicate_of, id)`); n != 0 {
-		t.Errorf("%d rows have a cluster_id that is not their canonical article", n)
+	if n := countRows(t, st, `
+		SELECT count(*) FROM articles x JOIN articles y
+		  ON y.content_hash = x.content_hash AND y.fingerprint_version = x.fingerprint_version AND y.id > x.id
+		WHERE y.cluster_id <> x.cluster_id`); n != 0 {
+		t.Errorf("%d pairs of articles with the same text are in different clusters", n)
 	}
+	t.Logf("%d links checked", links)
+}
+
+func wordSetOf(stored []int64) fingerprint.WordSet {
+	hashes := make([]uint64, len(stored))
+	for i, w := range stored {
+		hashes[i] = uint64(w)
+	}
+	return fingerprint.NewWordSet(hashes)
 }
 
 func countRows(t *testing.T, st *repo.Store, sql string) int64 {

@@ -29,22 +29,37 @@ func (q queries) ArticleByKey(ctx context.Context, source, externalID string) (s
 	return a, interpretError(err, "find article by key")
 }
 
-// ClusterMembers returns the articles of a cluster, its canonical article
+// ClusterMembers returns the articles of a cluster, its head
 // included, earliest ingested first; at most limit of them, 0 for all.
 func (q queries) ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]service.Article, error) {
 	rows, err := q.db.Query(ctx, `
 		SELECT `+articleColumns+`
 		FROM articles
-		WHERE id = $1 OR duplicate_of = $1
+		WHERE cluster_id = $1
 		ORDER BY ingested_at, id
 		LIMIT $2`, clusterID, limitArg(limit))
+	return collectArticles(rows, err, "list cluster")
+}
+
+// Dependants returns the articles that link to article id, earliest
+// ingested first.
+func (q queries) Dependants(ctx context.Context, id int64) ([]service.Article, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT `+articleColumns+`
+		FROM articles
+		WHERE duplicate_of = $1
+		ORDER BY ingested_at, id`, id)
+	return collectArticles(rows, err, "list dependants")
+}
+
+func collectArticles(rows pgx.Rows, err error, doing string) ([]service.Article, error) {
 	if err != nil {
-		return nil, interpretError(err, "list cluster")
+		return nil, interpretError(err, doing)
 	}
-	members, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.Article, error) {
+	as, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.Article, error) {
 		return scanArticle(row)
 	})
-	return members, interpretError(err, "list cluster")
+	return as, interpretError(err, doing)
 }
 
 // ExactMatches returns the articles whose normalised text has q's content

@@ -47,18 +47,26 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 // CandidateColumns are the columns of a service.Candidate, in
 // scanCandidate's order: what NearCandidatesSQL returns (the benchmarks'
 // other methods return the same, to be compared fairly).
-const CandidateColumns = `id, external_id, source, title, published_at, simhash, words, cluster_id`
+const CandidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, cluster_id`
 
 func scanCandidate(row pgx.Row) (service.Candidate, error) {
 	var (
 		c       service.Candidate
 		simhash int64
 		words   []int64
+		hash    []byte
 	)
-	err := row.Scan(&c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &c.ClusterID)
+	err := row.Scan(&c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &c.ClusterID)
+	if err != nil {
+		return c, err
+	}
+	if len(hash) != sha256.Size {
+		return c, fmt.Errorf("article %d: content hash of %d bytes", c.ID, len(hash))
+	}
 	c.Simhash = uint64(simhash)
 	c.Words = wordSet(words)
-	return c, err
+	c.ContentHash = [sha256.Size]byte(hash)
+	return c, nil
 }
 
 // The database has no unsigned integers: a simhash, a block value and a word

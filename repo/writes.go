@@ -10,22 +10,19 @@ import (
 
 // Lock takes transaction-scoped advisory locks on keys, in the order given.
 func (t *storeTx) Lock(ctx context.Context, keys []service.LockKey) error {
-	spaces := make([]int32, len(keys))
-	values := make([]int32, len(keys))
+	ks := make([]int64, len(keys))
 	for i, k := range keys {
-		spaces[i], values[i] = k.Space, k.Value
+		ks[i] = int64(k)
 	}
 	// unnest yields the keys in array order and the locks are taken row by row.
-	_, err := t.db.Exec(ctx, `
-		SELECT pg_advisory_xact_lock(k.space, k.value)
-		FROM unnest($1::int4[], $2::int4[]) AS k(space, value)`, spaces, values)
+	_, err := t.db.Exec(ctx, `SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k`, ks)
 	return interpretError(err, "lock")
 }
 
 // TryLock takes a transaction-scoped advisory lock if it is free.
 func (t *storeTx) TryLock(ctx context.Context, key service.LockKey) (bool, error) {
 	var ok bool
-	err := t.db.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1, $2)`, key.Space, key.Value).Scan(&ok)
+	err := t.db.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(key)).Scan(&ok)
 	return ok, interpretError(err, "try lock")
 }
 
@@ -34,16 +31,16 @@ func (t *storeTx) Insert(ctx context.Context, a *service.Article, body string) e
 	args := append([]any{
 		a.Source, a.ExternalID, a.Title, a.URL, body, string(a.ContentType), a.PublishedAt,
 		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words),
-		string(a.Status), nullID(a.DuplicateOf), distanceArg(a), ratioArg(a),
+		string(a.Status), nullID(a.DuplicateOf), distanceArg(a), ratioArg(a), nullID(a.ClusterID),
 	}, blockArgs(a.Simhash)...)
 	err := t.db.QueryRow(ctx, `
 		INSERT INTO articles (
 			source, external_id, title, url, body, content_type, published_at,
 			content_hash, simhash, fingerprint_version, words,
-			status, duplicate_of, distance, word_ratio,
+			status, duplicate_of, distance, word_ratio, cluster_head,
 			a0, a1, a2, a3, b0, b1, b2, b3)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-			$16, $17, $18, $19, $20, $21, $22, $23)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+			$17, $18, $19, $20, $21, $22, $23, $24)
 		RETURNING id, ingested_at, cluster_id`, args...).Scan(&a.ID, &a.IngestedAt, &a.ClusterID)
 	return interpretError(err, "insert article")
 }
@@ -54,45 +51,43 @@ func (t *storeTx) Replace(ctx context.Context, a *service.Article, body string) 
 	args := append([]any{
 		a.ID, a.Title, a.URL, body, string(a.ContentType), a.PublishedAt,
 		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words),
-		string(a.Status), nullID(a.DuplicateOf), distanceArg(a), ratioArg(a),
+		string(a.Status), nullID(a.DuplicateOf), distanceArg(a), ratioArg(a), nullID(a.ClusterID),
 	}, blockArgs(a.Simhash)...)
 	err := t.db.QueryRow(ctx, `
 		UPDATE articles SET
 			title = $2, url = $3, body = $4, content_type = $5, published_at = $6,
 			ingested_at = clock_timestamp(),
 			content_hash = $7, simhash = $8, fingerprint_version = $9, words = $10,
-			status = $11, duplicate_of = $12, distance = $13, word_ratio = $14,
-			a0 = $15, a1 = $16, a2 = $17, a3 = $18, b0 = $19, b1 = $20, b2 = $21, b3 = $22
+			status = $11, duplicate_of = $12, distance = $13, word_ratio = $14, cluster_head = $15,
+			a0 = $16, a1 = $17, a2 = $18, a3 = $19, b0 = $20, b1 = $21, b2 = $22, b3 = $23
 		WHERE id = $1
 		RETURNING ingested_at, cluster_id`, args...).Scan(&a.IngestedAt, &a.ClusterID)
 	return interpretError(err, "replace article")
 }
 
-// Relink sets the verdict of stored articles in one statement.
-func (t *storeTx) Relink(ctx context.Context, links []service.Link) error {
-	var (
-		ids, canonical []int64
-		statuses       []string
-		distances      []int16
-		ratios         []float32
-	)
-	for _, l := range links {
-		ids = append(ids, l.ID)
-		statuses = append(statuses, string(l.Status))
-		canonical = append(canonical, l.DuplicateOf)
-		distances = append(distances, int16(l.Distance))
-		ratios = append(ratios, float32(l.WordRatio))
-	}
-	_, err := t.db.Exec(ctx, `
+// Relink sets a stored article's verdict and moves it, with every article
+// whose links lead to it, to cluster l.ClusterID (its own when 0), in one
+// statement.
+func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
+	tag, err := t.db.Exec(ctx, `
+		WITH RECURSIVE subtree(id) AS (
+			SELECT $1::bigint
+			UNION
+			SELECT a.id FROM articles a JOIN subtree s ON a.duplicate_of = s.id
+		)
 		UPDATE articles AS a SET
-			status = l.status,
-			duplicate_of = nullif(l.duplicate_of, 0),
-			distance = CASE WHEN l.duplicate_of = 0 THEN NULL ELSE l.distance END,
-			word_ratio = CASE WHEN l.duplicate_of = 0 THEN NULL ELSE l.word_ratio END
-		FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::smallint[], $5::real[])
-			AS l(id, status, duplicate_of, distance, word_ratio)
-		WHERE a.id = l.id`, ids, statuses, canonical, distances, ratios)
-	return interpretError(err, "relink cluster")
+			cluster_head = CASE WHEN $6::bigint = 0 THEN nullif($1, a.id) ELSE $6 END,
+			status       = CASE WHEN a.id = $1 THEN $2 ELSE a.status END,
+			duplicate_of = CASE WHEN a.id = $1 THEN nullif($3::bigint, 0) ELSE a.duplicate_of END,
+			distance     = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $4::smallint END ELSE a.distance END,
+			word_ratio   = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $5::real END ELSE a.word_ratio END
+		FROM subtree
+		WHERE a.id = subtree.id`,
+		l.ID, string(l.Status), l.DuplicateOf, int16(l.Distance), float32(l.WordRatio), l.ClusterID)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = pgx.ErrNoRows
+	}
+	return interpretError(err, "relink article")
 }
 
 // Delete removes an article; KindNotFound if it is gone.

@@ -121,15 +121,31 @@ type Article struct {
 	Words              fingerprint.WordSet
 	ContentHash        [sha256.Size]byte
 
-	Status      Status
-	DuplicateOf int64 // the cluster's canonical article; 0 when this one is canonical
-	ClusterID   int64 // the canonical article's id, this article's own when canonical
-	Distance    int   // to the canonical article, when a duplicate
-	WordRatio   float64
+	Status Status
+	// DuplicateOf is the article this one links to: an article ingested
+	// before it that it was compared with and matched. 0 when the article
+	// heads its cluster.
+	DuplicateOf int64
+	// ClusterID is the id of the cluster's head, the earliest ingested
+	// member, which every link of the cluster leads to; the article's own id
+	// when it heads its cluster.
+	ClusterID int64
+	Distance  int     // to DuplicateOf, when it links to one
+	WordRatio float64 // with DuplicateOf, when it links to one
 }
 
 // IsCanonical reports whether the article heads its cluster.
 func (a *Article) IsCanonical() bool { return a.DuplicateOf == 0 }
+
+// fingerprint is the stored fingerprint of the article.
+func (a *Article) fingerprint() fingerprint.Fingerprint {
+	return fingerprint.Fingerprint{
+		Simhash:     a.Simhash,
+		Version:     a.FingerprintVersion,
+		Words:       a.Words,
+		ContentHash: a.ContentHash,
+	}
+}
 
 // Candidate is a stored article as the dedup decision sees it: its identity
 // and fingerprint, without its text.
@@ -141,5 +157,6 @@ type Candidate struct {
 	PublishedAt time.Time
 	Simhash     uint64
 	Words       fingerprint.WordSet
+	ContentHash [sha256.Size]byte
 	ClusterID   int64
 }

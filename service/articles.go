@@ -21,8 +21,8 @@ func (s *Service) FindArticleByKey(ctx context.Context, source, externalID strin
 }
 
 // Duplicates returns the article and the other members of its cluster,
-// earliest ingested first (so the canonical article first, when it is not
-// this one), at most MaxLimit of them; KindNotFound if the article does not
+// earliest ingested first (so the cluster's head first, when it is not this
+// one), at most MaxLimit of them; KindNotFound if the article does not
 // exist.
 func (s *Service) Duplicates(ctx context.Context, id int64) (Article, []Article, error) {
 	a, err := s.store.Article(ctx, id)
@@ -42,9 +42,10 @@ func (s *Service) Duplicates(ctx context.Context, id int64) (Article, []Article,
 	return a, others[:min(len(others), MaxLimit)], nil
 }
 
-// DeleteArticle deletes an article so that it is never matched again. When
-// it was the canonical article of a cluster, the earliest remaining member
-// takes over. KindNotFound if it does not exist.
+// DeleteArticle deletes an article so that it is never matched again. The
+// articles that linked to it are judged again and linked to their best
+// remaining match, or head clusters of their own. KindNotFound if it does
+// not exist.
 func (s *Service) DeleteArticle(ctx context.Context, id int64) error {
 	return s.withRetry(ctx, func(tx Tx) error {
 		a, err := tx.Article(ctx, id)
@@ -60,10 +61,8 @@ func (s *Service) DeleteArticle(ctx context.Context, id int64) error {
 		if a, err = lockCluster(ctx, tx, &locks, a.ID, a.ClusterID); err != nil {
 			return err
 		}
-		if a.IsCanonical() {
-			if err := handOver(ctx, tx, &locks, a.ID); err != nil {
-				return err
-			}
+		if err := s.leave(ctx, tx, &locks, a); err != nil {
+			return err
 		}
 		return tx.Delete(ctx, id)
 	})

@@ -61,7 +61,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 			results[i].Err = p.err
 			continue
 		}
-		v, err := s.ingest(ctx, &items[i].Article, p.fp, items[i].Options)
+		v, err := s.save(ctx, &items[i].Article, p.fp, items[i].Options)
 		if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"time"
 )
 
 // Check returns the verdict an article would get if it were ingested now,
@@ -29,7 +28,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 			return Verdict{}, err
 		}
 	}
-	d, candidates, err := s.judge(ctx, s.store, fp, in.PublishedAt, self, time.Time{}, opts)
+	d, candidates, err := s.judge(ctx, s.store, fp, in.PublishedAt, scope{exclude: self}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -42,16 +41,8 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		Candidates: candidates,
 	}
 	if d.best != nil {
-		canonical, err := s.store.Article(ctx, d.best.clusterID)
-		switch {
-		case err == nil:
-			v.DuplicateOf = reference(fp, canonical)
-		case errors.Is(err, ErrNotFound): // deleted since the match was read: name the match
-			b := d.best
-			v.DuplicateOf = &Reference{ID: b.ID, ExternalID: b.ExternalID, Distance: b.Distance, WordRatio: b.WordRatio}
-		default:
-			return Verdict{}, err
-		}
+		v.DuplicateOf = d.best.reference()
+		v.ClusterID = d.best.clusterID
 	}
 	return v, nil
 }

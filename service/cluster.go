@@ -3,17 +3,24 @@ package service
 import (
 	"context"
 	"errors"
-
-	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// Clusters. Articles that match form a cluster. Its canonical article is the
-// earliest ingested member, and every other member's DuplicateOf points at
-// it, never at another duplicate: a new duplicate joins the cluster of its
-// best match. When the canonical article leaves (deleted, or replaced by new
-// content), the earliest remaining member takes over and the others are
-// relinked to it, so no reference dangles. The database's foreign key on
-// duplicate_of guards the same promise.
+// Clusters. A duplicate links to one article: the article, ingested before
+// it, that it was compared with and matched best (DuplicateOf, with the
+// distance and ratio to that article). Links always lead to an earlier
+// article, so they form trees; a cluster is one tree, and its head — the
+// earliest ingested member, which every link of the cluster leads to — gives
+// the cluster its id. A new article joins the cluster of the article it
+// links to; two clusters never merge.
+//
+// Every link is a real match, at every moment: when an article leaves
+// (deleted, or replaced by new content under its key), each article that
+// links to it is judged again against the articles ingested before it, and
+// links to its best match there — moving, with the articles that link to
+// it, to that match's cluster — or heads a cluster of its own. And an article
+// is judged against what the article it links to holds when it commits:
+// lockMatch checks, under the cluster's lock, that the match still holds the
+// fingerprint it was judged against.
 
 // clusterLocks are the cluster locks a transaction holds. A transaction
 // waits only for a cluster lock above every one it holds and merely tries
@@ -26,7 +33,7 @@ type clusterLocks struct {
 
 func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
 	if clusterID < l.highest {
-		ok, err := tx.TryLock(ctx, clusterLock(clusterID))
+		ok, err := tx.TryLock(ctx, ClusterLockKey(clusterID))
 		if err != nil {
 			return err
 		}
@@ -35,37 +42,18 @@ func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
 		}
 		return nil
 	}
-	if err := tx.Lock(ctx, []LockKey{clusterLock(clusterID)}); err != nil {
+	if err := tx.Lock(ctx, []LockKey{ClusterLockKey(clusterID)}); err != nil {
 		return err
 	}
 	l.highest = clusterID
 	return nil
 }
 
-// joinCluster locks the cluster of the best match and returns its canonical
-// article. If the match was deleted after it was read, it returns
-// ErrConflict and the transaction runs again.
-func joinCluster(ctx context.Context, tx Tx, locks *clusterLocks, best *Match) (Article, error) {
-	m, err := lockCluster(ctx, tx, locks, best.ID, best.clusterID)
-	if errors.Is(err, ErrNotFound) {
-		return Article{}, &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile", Err: err}
-	}
-	if err != nil {
-		return Article{}, err
-	}
-	if m.IsCanonical() {
-		return m, nil
-	}
-	return tx.Article(ctx, m.ClusterID)
-}
-
 // lockCluster locks cluster clusterID, which article id was read to belong
 // to, and returns the article as it is once the lock is held. Every writer
-// that adds a member to a cluster, or removes or changes one, holds its
-// cluster's lock. While it waits, a concurrent hand-over may move the
-// article to another cluster (or make it canonical); then it follows the
-// article there. A cluster moves only when its canonical article leaves,
-// which needs the lock held here, so this ends at once.
+// that adds a member to a cluster, or removes one, holds its cluster's lock.
+// While it waits, a member leaving the cluster may move the article to
+// another cluster; then it follows the article there.
 func lockCluster(ctx context.Context, tx Tx, locks *clusterLocks, id, clusterID int64) (Article, error) {
 	for range 3 {
 		if err := locks.lock(ctx, tx, clusterID); err != nil {
@@ -80,46 +68,65 @@ func lockCluster(ctx context.Context, tx Tx, locks *clusterLocks, id, clusterID 
 	return Article{}, &Error{Kind: KindConflict, Message: "the article kept changing clusters"}
 }
 
-// handOver gives the cluster of canonical article id, which is leaving, to
-// its earliest remaining member and relinks the others to that member.
-func handOver(ctx context.Context, tx Tx, locks *clusterLocks, id int64) error {
-	if err := locks.lock(ctx, tx, id); err != nil {
-		return err
+// lockMatch locks the cluster of the article an article is about to link to
+// and returns that article as it is once the lock is held. If it is gone, or
+// no longer holds the fingerprint it was judged against (new content under
+// its key arrived meanwhile), it returns ErrConflict: the transaction runs
+// again and judges again.
+func lockMatch(ctx context.Context, tx Tx, locks *clusterLocks, m *Match) (Article, error) {
+	a, err := lockCluster(ctx, tx, locks, m.ID, m.clusterID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return Article{}, &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile", Err: err}
+	case err != nil:
+		return Article{}, err
+	case a.Simhash != m.simhash || a.ContentHash != m.contentHash:
+		return Article{}, &Error{Kind: KindConflict, Message: "the matched article changed meanwhile"}
 	}
-	members, err := tx.ClusterMembers(ctx, id, 0)
+	return a, nil
+}
+
+// link is the verdict of article id under decision d, the match already
+// locked: the article it links to and that article's cluster.
+func link(id int64, d decision, match Article) Link {
+	if d.best == nil {
+		return Link{ID: id, Status: StatusUnique}
+	}
+	return Link{
+		ID:          id,
+		Status:      d.status,
+		DuplicateOf: match.ID,
+		Distance:    d.best.Distance,
+		WordRatio:   d.best.WordRatio,
+		ClusterID:   match.ClusterID,
+	}
+}
+
+// leave prepares article x, read under its cluster's lock, to leave: each
+// article that links to it, earliest ingested first, is judged again
+// against the articles ingested before it (x left out, with the service's
+// default options: a request's own options are not stored) and relinked.
+// Judging them in order lets a later one link to an earlier one relinked
+// just before.
+func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Article) error {
+	dependants, err := tx.Dependants(ctx, x.ID)
 	if err != nil {
 		return err
 	}
-	var heir *Article
-	var links []Link
-	for i := range members {
-		m := &members[i]
-		switch {
-		case m.ID == id:
-		case heir == nil:
-			heir = m
-			links = append(links, Link{ID: m.ID, Status: StatusUnique})
-		default:
-			links = append(links, linkTo(m, heir))
+	for _, d := range dependants {
+		dec, _, err := s.judge(ctx, tx, d.fingerprint(), d.PublishedAt, scope{exclude: x.ID, before: d.IngestedAt}, s.defaults)
+		if err != nil {
+			return err
+		}
+		var match Article
+		if dec.best != nil {
+			if match, err = lockMatch(ctx, tx, locks, dec.best); err != nil {
+				return err
+			}
+		}
+		if err := tx.Relink(ctx, link(d.ID, dec, match)); err != nil {
+			return err
 		}
 	}
-	if heir == nil {
-		return nil
-	}
-	return tx.Relink(ctx, links)
-}
-
-// linkTo is the verdict of member m within the cluster of canonical.
-func linkTo(m, canonical *Article) Link {
-	status := StatusNearDuplicate
-	if m.ContentHash == canonical.ContentHash {
-		status = StatusExactDuplicate
-	}
-	return Link{
-		ID:          m.ID,
-		Status:      status,
-		DuplicateOf: canonical.ID,
-		Distance:    fingerprint.Distance(m.Simhash, canonical.Simhash),
-		WordRatio:   fingerprint.Ratio(m.Words, canonical.Words),
-	}
+	return nil
 }

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -23,7 +22,7 @@ func (s *Service) Ingest(ctx context.Context, in ArticleInput, opts Options) (Ve
 	if err != nil {
 		return Verdict{}, err
 	}
-	return s.ingest(ctx, &in, fp, opts)
+	return s.save(ctx, &in, fp, opts)
 }
 
 // prepare validates an article and its options and fingerprints it.
@@ -37,20 +36,33 @@ func (s *Service) prepare(in *ArticleInput, opts Options, requireID bool) (finge
 	return s.fingerprint(&in.Text, "")
 }
 
-func (s *Service) ingest(ctx context.Context, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
+// save runs saveTx until it does not collide with a concurrent writer.
+func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
 	if in.PublishedAt.IsZero() {
 		in.PublishedAt = s.now()
 	}
 	var v Verdict
 	err := s.withRetry(ctx, func(tx Tx) error {
 		var err error
-		v, err = s.ingestTx(ctx, tx, in, fp, opts)
+		v, err = s.saveTx(ctx, tx, in, fp, opts)
 		return err
 	})
 	return v, err
 }
 
-func (s *Service) ingestTx(ctx context.Context, tx Tx, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
+// saveTx is one attempt to store an article, step by step:
+//
+//  1. lock its key and read what is stored under it;
+//  2. lock its family-A blocks, so that a near duplicate arriving at the
+//     same instant waits for this one (or this one for it);
+//  3. if the key holds the same content, answer its stored verdict; if it
+//     holds other content, that content leaves: the articles linking to it
+//     are judged again;
+//  4. judge the article against the stored ones;
+//  5. lock the cluster of its best match and check the match still holds
+//     what it was judged against;
+//  6. insert the article, or replace the key's content, with its link.
+func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
 	if err := tx.Lock(ctx, []LockKey{keyLock(in.Source, in.ExternalID)}); err != nil {
 		return Verdict{}, err
 	}
@@ -62,26 +74,49 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, in *ArticleInput, fp fing
 	if err := tx.Lock(ctx, blockLocks(fp.Simhash)); err != nil {
 		return Verdict{}, err
 	}
+
 	var locks clusterLocks
 	if replacing {
 		if existing, err = lockCluster(ctx, tx, &locks, existing.ID, existing.ClusterID); err != nil {
 			return Verdict{}, err
 		}
 		if existing.ContentHash == fp.ContentHash && existing.FingerprintVersion == fp.Version {
-			return s.storedVerdict(ctx, tx, existing, fp, opts)
+			return s.storedVerdict(ctx, tx, existing, opts)
 		}
-		if existing.IsCanonical() {
-			if err := handOver(ctx, tx, &locks, existing.ID); err != nil {
-				return Verdict{}, err
-			}
+		if err := s.leave(ctx, tx, &locks, existing); err != nil {
+			return Verdict{}, err
 		}
 	}
-	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, existing.ID, time.Time{}, opts)
+
+	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
+	var match Article
+	if d.best != nil {
+		if match, err = lockMatch(ctx, tx, &locks, d.best); err != nil {
+			return Verdict{}, err
+		}
+	}
 
-	a := Article{
+	a := newArticle(in, fp, link(existing.ID, d, match))
+	if replacing {
+		err = tx.Replace(ctx, &a, in.Body)
+	} else {
+		err = tx.Insert(ctx, &a, in.Body)
+	}
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := verdictOf(a, d.matches)
+	v.Created, v.Candidates = true, candidates
+	return v, nil
+}
+
+// newArticle is the row of an article with its fingerprint and link.
+func newArticle(in *ArticleInput, fp fingerprint.Fingerprint, l Link) Article {
+	return Article{
+		ID:                 l.ID,
 		ExternalID:         in.ExternalID,
 		Source:             in.Source,
 		Title:              in.Title,
@@ -92,103 +127,56 @@ func (s *Service) ingestTx(ctx context.Context, tx Tx, in *ArticleInput, fp fing
 		FingerprintVersion: fp.Version,
 		Words:              fp.Words,
 		ContentHash:        fp.ContentHash,
-		Status:             d.status,
+		Status:             l.Status,
+		DuplicateOf:        l.DuplicateOf,
+		ClusterID:          l.ClusterID,
+		Distance:           l.Distance,
+		WordRatio:          l.WordRatio,
 	}
-	var ref *Reference
-	if d.best != nil {
-		canonical, err := joinCluster(ctx, tx, &locks, d.best)
-		if err != nil {
-			return Verdict{}, err
-		}
-		ref = reference(fp, canonical)
-		a.DuplicateOf, a.Distance, a.WordRatio = ref.ID, ref.Distance, ref.WordRatio
-	}
-	if replacing {
-		a.ID = existing.ID
-		err = tx.Replace(ctx, &a, in.Body)
-	} else {
-		err = tx.Insert(ctx, &a, in.Body)
-	}
-	if err != nil {
-		return Verdict{}, err
-	}
-	return Verdict{
-		ID:          a.ID,
-		ExternalID:  a.ExternalID,
-		Source:      a.Source,
-		Status:      a.Status,
-		DuplicateOf: ref,
-		Matches:     d.matches,
-		Simhash:     a.Simhash,
-		Created:     true,
-		Candidates:  candidates,
-	}, nil
 }
 
-// storedVerdict is the verdict of an article already stored with the same
-// content: its stored status and canonical article, and its matches among
-// the articles ingested before it.
-func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
-	d, candidates, err := s.judge(ctx, r, fp, a.PublishedAt, a.ID, a.IngestedAt, opts)
-	if err != nil {
-		return Verdict{}, err
-	}
+// verdictOf is the verdict of stored article a, whose link names the
+// article it links to, with the matches it was judged on.
+func verdictOf(a Article, matches []Match) Verdict {
 	v := Verdict{
 		ID:         a.ID,
 		ExternalID: a.ExternalID,
 		Source:     a.Source,
 		Status:     a.Status,
-		Matches:    d.matches,
+		ClusterID:  a.ClusterID,
+		Matches:    matches,
 		Simhash:    a.Simhash,
-		Candidates: candidates,
 	}
-	if !a.IsCanonical() {
-		canonical, err := r.Article(ctx, a.DuplicateOf)
+	if a.DuplicateOf != 0 {
+		v.DuplicateOf = &Reference{ID: a.DuplicateOf, Distance: a.Distance, WordRatio: a.WordRatio}
+		for _, m := range matches {
+			if m.ID == a.DuplicateOf {
+				v.DuplicateOf.ExternalID = m.ExternalID
+				break
+			}
+		}
+	}
+	return v
+}
+
+// storedVerdict is the verdict of an article already stored with the same
+// content: its stored status and link, and its matches among the articles
+// ingested before it.
+func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts Options) (Verdict, error) {
+	d, candidates, err := s.judge(ctx, r, a.fingerprint(), a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt}, opts)
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := verdictOf(a, d.matches)
+	v.Candidates = candidates
+	if v.DuplicateOf != nil && v.DuplicateOf.ExternalID == "" {
+		// The link is not among this request's matches (its options differ
+		// from the ones that judged the article): read its key.
+		linked, err := r.Article(ctx, a.DuplicateOf)
 		if err != nil {
 			return Verdict{}, err
 		}
-		v.DuplicateOf = &Reference{ID: canonical.ID, ExternalID: canonical.ExternalID, Distance: a.Distance, WordRatio: a.WordRatio}
+		v.DuplicateOf.ExternalID = linked.ExternalID
 	}
 	return v, nil
-}
-
-// judge finds the stored copies and near duplicates of a fingerprint and
-// decides. It returns how many candidates the index query gave.
-func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
-	excludeID int64, before time.Time, opts Options) (decision, int, error) {
-	exact, err := r.ExactMatches(ctx, ExactQuery{
-		ContentHash: fp.ContentHash,
-		Version:     fp.Version,
-		ExcludeID:   excludeID,
-		Before:      before,
-		Limit:       CandidateCap,
-	})
-	if err != nil {
-		return decision{}, 0, err
-	}
-	from, to := window(published, opts)
-	near, err := r.NearCandidates(ctx, NearQuery{
-		Simhash:     fp.Simhash,
-		Version:     fp.Version,
-		MaxDistance: opts.MaxDistance,
-		From:        from,
-		To:          to,
-		ExcludeID:   excludeID,
-		Before:      before,
-		Limit:       CandidateCap,
-	})
-	if err != nil {
-		return decision{}, 0, err
-	}
-	return decide(fp, exact, near, opts), len(near), nil
-}
-
-// reference names the canonical article of a duplicate with fingerprint fp.
-func reference(fp fingerprint.Fingerprint, canonical Article) *Reference {
-	return &Reference{
-		ID:         canonical.ID,
-		ExternalID: canonical.ExternalID,
-		Distance:   fingerprint.Distance(fp.Simhash, canonical.Simhash),
-		WordRatio:  fingerprint.Ratio(fp.Words, canonical.Words),
-	}
 }

@@ -6,22 +6,34 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// Lock spaces. Every transaction that writes takes its locks in this order —
-// its article key, then its family-A blocks (sorted), then clusters — so two
-// writers never wait on each other in a circle, except two rare replacements
-// that each join the other's cluster, which the database detects and the
-// service retries.
+// Lock keys. A LockKey is one 64-bit PostgreSQL advisory lock key: its top
+// byte says what the lock is for and the other 56 bits name the thing, so
+// that no two kinds of lock share a key and an article id (which a cluster
+// lock names) is never cut short.
+//
+// Every transaction that writes takes its locks in this order — its article
+// key, then its family-A blocks (ascending), then clusters — and waits only
+// for a cluster lock above every cluster lock it holds (clusterLocks), so
+// two writers never wait on each other in a circle.
+type LockKey int64
+
+// The kinds of lock, in the top byte of a LockKey.
 const (
-	lockSpaceBlockA  int32 = 1 // +j for block A_j; the value is the 16-bit block
-	lockSpaceKey     int32 = 10
-	lockSpaceCluster int32 = 20
+	lockSpaceBlockA  = 1 // +j for block A_j; the value is the 16-bit block
+	lockSpaceKey     = 10
+	lockSpaceCluster = 20
 )
+
+const lockValueBits = 56
+
+func lockKey(space int64, value uint64) LockKey {
+	return LockKey(space<<lockValueBits | int64(value&(1<<lockValueBits-1)))
+}
 
 // keyLock serialises writers of one (source, external_id): retries of an
 // article make one row.
 func keyLock(source, externalID string) LockKey {
-	h := xxhash.Sum64String(source + "\x00" + externalID)
-	return LockKey{Space: lockSpaceKey, Value: int32(h)}
+	return lockKey(lockSpaceKey, xxhash.Sum64String(source+"\x00"+externalID))
 }
 
 // blockLocks serialise writers of fingerprints that share a family-A block.
@@ -31,14 +43,17 @@ func keyLock(source, externalID string) LockKey {
 func blockLocks(h uint64) []LockKey {
 	blocks := fingerprint.BlocksOf(h)
 	keys := make([]LockKey, 0, len(blocks.A))
-	for j, v := range blocks.A { // one key per space, spaces ascending: already in lock order
-		keys = append(keys, LockKey{Space: lockSpaceBlockA + int32(j), Value: int32(v)})
+	for j, v := range blocks.A { // spaces ascending: already in lock order
+		keys = append(keys, lockKey(lockSpaceBlockA+int64(j), uint64(v)))
 	}
 	return keys
 }
 
-// clusterLock serialises changes to one cluster: joining it, and handing it
-// over when its canonical article leaves.
-func clusterLock(canonicalID int64) LockKey {
-	return LockKey{Space: lockSpaceCluster, Value: int32(canonicalID)}
+// ClusterLockKey is the advisory lock that serialises changes to the cluster
+// headed by article id: a member joining it, and a member leaving it (which
+// judges the articles that link to the leaving one again). An operator who
+// holds it (SELECT pg_advisory_xact_lock(key) in psql) holds back every
+// writer of that cluster.
+func ClusterLockKey(id int64) LockKey {
+	return lockKey(lockSpaceCluster, uint64(id))
 }

@@ -36,28 +36,36 @@ type Reader interface {
 	// NearCandidates returns the articles within q.MaxDistance bits of
 	// q.Simhash, found through the block indexes, closest first.
 	NearCandidates(ctx context.Context, q NearQuery) ([]Candidate, error)
-	// ClusterMembers returns the articles of a cluster, its canonical article
-	// included, earliest ingested first; at most limit of them, 0 for all.
+	// ClusterMembers returns the articles of a cluster, its head included,
+	// earliest ingested first; at most limit of them, 0 for all.
 	ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]Article, error)
+	// Dependants returns the articles that link to article id (whose
+	// DuplicateOf is id), earliest ingested first.
+	Dependants(ctx context.Context, id int64) ([]Article, error)
 }
 
 // Tx is a Store's transaction.
 type Tx interface {
 	Reader
-	// Lock takes transaction-scoped locks on keys, in the order given, and
-	// waits for each.
+	// Lock takes transaction-scoped advisory locks on keys, in the order
+	// given, and waits for each.
 	Lock(ctx context.Context, keys []LockKey) error
 	// TryLock takes a transaction-scoped lock if it is free and reports
 	// whether it did, without waiting.
 	TryLock(ctx context.Context, key LockKey) (bool, error)
-	// Insert stores a new article and sets its ID, IngestedAt and ClusterID.
+	// Insert stores a new article with its verdict: a.DuplicateOf and
+	// a.ClusterID name the article it links to and that article's cluster (0
+	// and 0 for an article that heads a cluster of its own). It sets a.ID,
+	// a.IngestedAt and a.ClusterID.
 	Insert(ctx context.Context, a *Article, body string) error
 	// Replace stores new content, fingerprint and verdict for the existing
-	// article a.ID and sets its IngestedAt and ClusterID; KindNotFound if it
-	// is gone.
+	// article a.ID, as Insert does, and sets a.IngestedAt and a.ClusterID;
+	// KindNotFound if it is gone. No article may link to a.ID any more.
 	Replace(ctx context.Context, a *Article, body string) error
-	// Relink sets the verdict of articles already stored, in one statement.
-	Relink(ctx context.Context, links []Link) error
+	// Relink sets a stored article's verdict and moves it, with every article
+	// that links to it directly or through others, to cluster l.ClusterID
+	// (its own when 0).
+	Relink(ctx context.Context, l Link) error
 	// Delete removes an article; KindNotFound if it is gone.
 	Delete(ctx context.Context, id int64) error
 }
@@ -82,17 +90,13 @@ type NearQuery struct {
 	Limit       int       // at most this many, closest first
 }
 
-// Link is the verdict of a stored article within its cluster.
+// Link is the verdict of a stored article: the article it links to and the
+// cluster it belongs to.
 type Link struct {
 	ID          int64
 	Status      Status
-	DuplicateOf int64 // 0 for the canonical article
-	Distance    int
+	DuplicateOf int64 // 0 when the article heads its cluster
+	Distance    int   // to DuplicateOf
 	WordRatio   float64
-}
-
-// LockKey names a transaction-scoped lock.
-type LockKey struct {
-	Space int32 // what the value is: see the lock* constants
-	Value int32
+	ClusterID   int64 // DuplicateOf's cluster; 0 when the article heads its own
 }

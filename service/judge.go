@@ -1,0 +1,129 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// decision is the dedup decision before it is stored.
+type decision struct {
+	status  Status
+	best    *Match // the match the article links to; nil when unique
+	matches []Match
+}
+
+// scope limits the stored articles a fingerprint is judged against.
+type scope struct {
+	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
+	before  time.Time // only articles ingested before this; zero for all
+}
+
+// judge finds the stored copies and near duplicates of a fingerprint within
+// scope and decides. It also returns how many candidates the index query
+// gave.
+func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
+	sc scope, opts Options) (decision, int, error) {
+	exact, err := r.ExactMatches(ctx, ExactQuery{
+		ContentHash: fp.ContentHash,
+		Version:     fp.Version,
+		ExcludeID:   sc.exclude,
+		Before:      sc.before,
+		Limit:       CandidateCap,
+	})
+	if err != nil {
+		return decision{}, 0, err
+	}
+	from, to := window(published, opts)
+	near, err := r.NearCandidates(ctx, NearQuery{
+		Simhash:     fp.Simhash,
+		Version:     fp.Version,
+		MaxDistance: opts.MaxDistance,
+		From:        from,
+		To:          to,
+		ExcludeID:   sc.exclude,
+		Before:      sc.before,
+		Limit:       CandidateCap,
+	})
+	if err != nil {
+		return decision{}, 0, err
+	}
+	return decide(fp, exact, near, opts), len(near), nil
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// decide judges a fingerprint against the stored articles with the same text
+// (exact) and the index's candidates (near). A candidate is a near duplicate
+// when it is within opts.MaxDistance bits and shares at least
+// opts.MinWordRatio of the words. An exact duplicate links to the earliest
+// stored copy; a near duplicate to its closest match (fewest differing bits,
+// then most shared words, then the earliest).
+func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) decision {
+	seen := make(map[int64]bool, len(exact)+len(near))
+	var matches []Match
+	for _, c := range exact {
+		seen[c.ID] = true
+		matches = append(matches, newMatch(fp, c, true))
+	}
+	for _, c := range near {
+		if seen[c.ID] {
+			continue
+		}
+		m := newMatch(fp, c, false)
+		if m.Distance <= opts.MaxDistance && m.WordRatio >= opts.MinWordRatio {
+			matches = append(matches, m)
+		}
+	}
+	slices.SortFunc(matches, func(a, b Match) int {
+		return cmp.Or(
+			cmp.Compare(a.Distance, b.Distance),
+			-compareBool(a.exact, b.exact),
+			-cmp.Compare(a.WordRatio, b.WordRatio),
+			cmp.Compare(a.ID, b.ID),
+		)
+	})
+
+	// Exact copies sort first (distance 0, exact before near, then by id),
+	// so the best match is always the first.
+	d := decision{status: StatusUnique, matches: matches}
+	if len(matches) > 0 {
+		d.best = &matches[0]
+		d.status = StatusNearDuplicate
+		if d.best.exact {
+			d.status = StatusExactDuplicate
+		}
+	}
+	if len(d.matches) > opts.Limit {
+		d.matches = d.matches[:opts.Limit]
+	}
+	return d
+}
+
+func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
+	return Match{
+		ID:          c.ID,
+		ExternalID:  c.ExternalID,
+		Source:      c.Source,
+		Title:       c.Title,
+		PublishedAt: c.PublishedAt,
+		Distance:    fingerprint.Distance(fp.Simhash, c.Simhash),
+		WordRatio:   fingerprint.Ratio(fp.Words, c.Words),
+		simhash:     c.Simhash,
+		contentHash: c.ContentHash,
+		clusterID:   c.ClusterID,
+		exact:       exact,
+	}
+}
