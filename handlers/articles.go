@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -55,6 +56,13 @@ func (a *api) ingestBatch(c echo.Context) error {
 	positions := make([]int, 0, len(req.Articles)) // of items in req.Articles
 	defaults := a.svc.Defaults()
 	for i, raw := range req.Articles {
+		if int64(len(raw)) > a.maxBody {
+			// Each article of a batch is bounded as a single article's
+			// request is: a batch is no way around the limit.
+			results[i] = a.itemError(c, &service.Error{Kind: service.KindTooLarge,
+				Message: fmt.Sprintf("the article is %d bytes of JSON, more than the %d a single article may be", len(raw), a.maxBody)})
+			continue
+		}
 		var ar articleRequest
 		if err := unmarshalStrict(raw, &ar); err != nil {
 			results[i] = a.itemError(c, err)
@@ -176,7 +184,7 @@ func (a *api) fingerprint(c echo.Context) error {
 	if err := decodeBody(c, a.maxBody, &req); err != nil {
 		return err
 	}
-	f, err := a.svc.Fingerprint(req.text())
+	f, err := a.svc.Fingerprint(c.Request().Context(), req.text())
 	if err != nil {
 		return err
 	}
@@ -195,7 +203,7 @@ func (a *api) compare(c echo.Context) error {
 	case req.B == nil:
 		return service.Invalid("b", "is required: the second text, {\"title\",\"body\",\"content_type\"}")
 	}
-	cmp, err := a.svc.Compare(req.A.text(), req.B.text())
+	cmp, err := a.svc.Compare(c.Request().Context(), req.A.text(), req.B.text())
 	if err != nil {
 		return err
 	}

@@ -166,12 +166,8 @@ func (a *api) handleError(err error, c echo.Context) {
 	case p.retryAfter:
 		res.Header().Set(echo.HeaderRetryAfter, "1")
 	}
-	if req.Method == http.MethodHead {
-		err = c.NoContent(p.status)
-	} else {
-		err = c.JSON(p.status, errorResponse{Error: p.body})
-	}
-	if err != nil {
+	// For HEAD too: net/http sends the headers and drops the body.
+	if err := c.JSON(p.status, errorResponse{Error: p.body}); err != nil {
 		a.log.WarnContext(req.Context(), "write error response", "request_id", requestID(c), "error", err.Error())
 	}
 }

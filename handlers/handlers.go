@@ -123,22 +123,28 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	return e, nil
 }
 
-// routes registers every route of the API.
+// routes registers every route of the API. Every GET route answers HEAD
+// too (RFC 9110): net/http sends the headers the handler sets and drops
+// what it writes.
 func (a *api) routes(e *echo.Echo) {
+	get := func(path string, h echo.HandlerFunc) {
+		e.GET(path, h)
+		e.HEAD(path, h)
+	}
 	e.POST("/v1/articles", a.ingest)
 	e.POST("/v1/articles/batch", a.ingestBatch)
 	e.POST("/v1/check", a.check)
-	e.GET("/v1/articles", a.findByKey)
-	e.GET("/v1/articles/:id", a.findArticle)
-	e.GET("/v1/articles/:id/duplicates", a.duplicates)
+	get("/v1/articles", a.findByKey)
+	get("/v1/articles/:id", a.findArticle)
+	get("/v1/articles/:id/duplicates", a.duplicates)
 	e.DELETE("/v1/articles/:id", a.deleteArticle)
 	e.POST("/v1/fingerprint", a.fingerprint)
 	e.POST("/v1/compare", a.compare)
 
-	e.GET("/healthz", a.healthz)
-	e.GET("/readyz", a.readyz)
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(a.metrics.registry, promhttp.HandlerOpts{})))
-	e.GET("/openapi.json", serveOpenAPI)
+	get("/healthz", a.healthz)
+	get("/readyz", a.readyz)
+	get("/metrics", echo.WrapHandler(promhttp.HandlerFor(a.metrics.registry, promhttp.HandlerOpts{})))
+	get("/openapi.json", serveOpenAPI)
 }
 
 // isOpen reports whether a path is served without an API key.

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,6 +24,21 @@ func articleJSON(tb testing.TB, changes map[string]any) []byte {
 		}
 	}
 	return jsonBytes(tb, a)
+}
+
+// gzipped compresses what body makes.
+func gzipped(body func(testing.TB) []byte) func(testing.TB) []byte {
+	return func(tb testing.TB) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		if _, err := zw.Write(body(tb)); err != nil {
+			tb.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			tb.Fatal(err)
+		}
+		return b.Bytes()
+	}
 }
 
 // nested is n levels of JSON arrays around a 1.
@@ -74,6 +90,7 @@ func TestHostileInput(t *testing.T) {
 		path        string // /v1/articles when empty
 		contentType string // application/json when empty
 		body        func(testing.TB) []byte
+		header      map[string]string
 		chunked     bool
 		status      int
 		code        string
@@ -100,6 +117,10 @@ func TestHostileInput(t *testing.T) {
 		{name: "100,000 levels of nesting", body: raw(nested(100_000)), status: 400, code: "invalid_json"},
 		{name: "100,000 levels in a field", body: raw(`{"external_id":"x","body":` + nested(100_000) + `}`), status: 400, code: "invalid_json"},
 		{name: "100,000 levels of objects", body: raw(strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000)), status: 400, code: "invalid_json"},
+		{name: "a field's name in upper case", body: raw(`{"external_id":"x","BODY":"国家统计局发布数据"}`), status: 400, code: "invalid_json", field: "BODY"},
+		{name: "an option's name in upper case", body: raw(`{"external_id":"x","body":"国家统计局发布数据","MAX_DISTANCE":0}`), status: 400, code: "invalid_json", field: "MAX_DISTANCE"},
+		{name: "a field given twice", body: raw(`{"external_id":"x","body":"国家统计局发布数据","body":"另一篇"}`), status: 400, code: "invalid_json", field: "body"},
+		{name: "a nested field given twice", path: "/v1/compare", body: raw(`{"a":{"body":"国家统计局","body":"x"},"b":{"body":"国家统计局"}}`), status: 400, code: "invalid_json", field: "body"},
 
 		// JSON of the right shape, values out of range.
 		{name: "empty body", body: valid(map[string]any{"body": ""}), status: 422, code: "invalid_argument", field: "body"},
@@ -109,6 +130,15 @@ func TestHostileInput(t *testing.T) {
 		{name: "stop words only", body: valid(map[string]any{"body": "的了是在 the and of"}), status: 422, code: "invalid_argument", field: "body"},
 		{name: "missing external_id", body: valid(map[string]any{"external_id": nil}), status: 422, code: "invalid_argument", field: "external_id"},
 		{name: "100 KB external_id", body: valid(map[string]any{"external_id": strings.Repeat("x", 100_000)}), status: 422, code: "invalid_argument", field: "external_id"},
+		{name: "3,000-character source", body: valid(map[string]any{"source": strings.Repeat("新", 3000)}), status: 422, code: "invalid_argument", field: "source"},
+		{name: "1,001-character title", body: valid(map[string]any{"title": strings.Repeat("t", 1001)}), status: 422, code: "invalid_argument", field: "title"},
+		{name: "4,097-character url", body: valid(map[string]any{"url": "https://x.cn/" + strings.Repeat("a", 4084)}), status: 422, code: "invalid_argument", field: "url"},
+		{name: "by key with a 3,000-character source", method: "GET", path: "/v1/articles?external_id=x&source=" + strings.Repeat("s", 3000), status: 422, code: "invalid_argument", field: "source"},
+		{name: "published_at in the year 10000 in UTC", body: valid(map[string]any{"published_at": "9999-12-31T23:59:59-14:00"}), status: 422, code: "invalid_argument", field: "published_at"},
+		{name: "published_at in the year 0 in UTC", body: valid(map[string]any{"published_at": "0001-01-01T00:00:00+14:00"}), status: 422, code: "invalid_argument", field: "published_at"},
+		{name: "2 MB of a character NFKC expands 18-fold", body: valid(map[string]any{"body": strings.Repeat("\ufdfa", 600_000)}), status: 413, code: "too_large", field: "body"},
+		{name: "check: 2 MB that NFKC expands", path: "/v1/check", body: valid(map[string]any{"body": strings.Repeat("\ufdfa", 600_000)}), status: 413, code: "too_large", field: "body"},
+		{name: "fingerprint: a title of 600,000 characters", path: "/v1/fingerprint", body: raw(`{"title":"` + strings.Repeat("\ufdfa", 600_000) + `","body":"国家统计局"}`), status: 422, code: "invalid_argument", field: "title"},
 		{name: "bad published_at", body: valid(map[string]any{"published_at": "yesterday"}), status: 422, code: "invalid_argument", field: "published_at"},
 		{name: "published_at without zone", body: valid(map[string]any{"published_at": "2024-05-11 09:30:00"}), status: 422, code: "invalid_argument", field: "published_at"},
 		{name: "published_at month 13", body: valid(map[string]any{"published_at": "2024-13-01T00:00:00Z"}), status: 422, code: "invalid_argument", field: "published_at"},
@@ -133,6 +163,9 @@ func TestHostileInput(t *testing.T) {
 		{name: "no Content-Type", contentType: "-", body: valid(nil), status: 415, code: "unsupported_media_type"},
 		{name: "form", contentType: "application/x-www-form-urlencoded", body: raw("external_id=x&body=y"), status: 415, code: "unsupported_media_type"},
 		{name: "JSON in Latin-1", contentType: "application/json; charset=iso-8859-1", body: valid(nil), status: 415, code: "unsupported_media_type"},
+		{name: "deflate-encoded", body: valid(nil), header: map[string]string{"Content-Encoding": "deflate"}, status: 415, code: "unsupported_media_type"},
+		{name: "gzip that is not gzip", body: valid(nil), header: map[string]string{"Content-Encoding": "gzip"}, status: 400, code: "invalid_json"},
+		{name: "gzip of 8 MiB", body: gzipped(big(8 << 20)), header: map[string]string{"Content-Encoding": "gzip"}, status: 413, code: "too_large"},
 		{name: "8 MiB body", body: big(8 << 20), status: 413, code: "too_large"},
 		{name: "8 MiB body, chunked", body: big(8 << 20), chunked: true, status: 413, code: "too_large"},
 		{name: "8 MiB check", path: "/v1/check", body: big(8 << 20), status: 413, code: "too_large"},
@@ -198,6 +231,12 @@ func TestHostileInput(t *testing.T) {
 						req.body = hidingLength{bytes.NewReader(b)}
 					}
 				}
+				if len(tt.header) > 0 {
+					req.header = http.Header{}
+					for k, v := range tt.header {
+						req.header.Set(k, v)
+					}
+				}
 				if tt.contentType == "-" {
 					req.contentType = ""
 					req.header = http.Header{"Content-Type": {""}}
@@ -258,11 +297,13 @@ func TestErrorMessages(t *testing.T) {
 		{"wrong type", "/v1/fingerprint", `{"body":42}`, "body: must be a string, not number"},
 		{"not an object", "/v1/fingerprint", `[1]`, "expected a JSON object, not array"},
 		{"syntax", "/v1/fingerprint", `{"body" "x"}`, "malformed JSON at byte"},
-		{"depth", "/v1/fingerprint", nested(100_000), "exceeded max depth"},
+		{"depth", "/v1/fingerprint", nested(100_000), "expected a JSON object, not array"},
+		{"upper case", "/v1/fingerprint", `{"BODY":"x"}`, "BODY: unknown field"},
+		{"twice", "/v1/fingerprint", `{"body":"x","body":"y"}`, "body: given twice"},
 		{"invalid UTF-8", "/v1/fingerprint", "{\"body\":\"\xff\"}", "body of the request is not valid UTF-8"},
 		{"lone surrogate", "/v1/fingerprint", `{"body":"\ud800"}`, `lone UTF-16 high surrogate escape \ud800`},
 		{"empty", "/v1/fingerprint", ``, "empty"},
-		{"trailing", "/v1/fingerprint", `{"body":"x"}{}`, "after the JSON value"},
+		{"trailing", "/v1/fingerprint", `{"body":"x"}{}`, "after top-level value"},
 		{"compare", "/v1/compare", `{"b":{"body":"国家统计局"}}`, "a: is required"},
 	}
 	for _, tt := range tests {

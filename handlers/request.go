@@ -2,7 +2,7 @@ package handlers
 
 import (
 	"bytes"
-	"encoding/json"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v4"
 
 	"github.com/newsdedup/newsdedup/service"
@@ -93,7 +95,7 @@ type compareRequest struct {
 // so that one of the wrong shape gets its own error and the others are
 // stored.
 type batchRequest struct {
-	Articles []json.RawMessage `json:"articles"`
+	Articles []jsontext.Value `json:"articles"`
 }
 
 // decodeBody reads the request's JSON body, at most limit bytes, and decodes
@@ -106,22 +108,28 @@ func decodeBody(c echo.Context, limit int64, v any) error {
 	return unmarshalStrict(body, v)
 }
 
+// utf8BOM is the byte order mark some clients put before UTF-8 text. RFC
+// 8259 lets a parser ignore it, and readBody does.
+const utf8BOM = "\xef\xbb\xbf"
+
 // readBody checks that the body is JSON (415), reads at most limit bytes of
-// it (413, by Content-Length first and while reading a chunked body), and
-// refuses text that is not valid UTF-8 or that holds a lone surrogate escape
-// (422): encoding/json would silently turn both into U+FFFD.
+// it (413, by Content-Length first and while reading a chunked body),
+// decompressing a gzip body (Content-Encoding: gzip; the limit counts the
+// decompressed bytes), drops a leading byte order mark, and refuses text
+// that is not valid UTF-8 or that holds a lone surrogate escape (422).
 func readBody(c echo.Context, limit int64) ([]byte, error) {
 	req := c.Request()
 	if err := checkContentType(req.Header.Get(echo.HeaderContentType)); err != nil {
 		return nil, err
 	}
-	if req.ContentLength > limit {
-		return nil, tooLarge(limit)
+	in, err := decodedBody(req, limit)
+	if err != nil {
+		return nil, err
 	}
 	// Size the buffer by Content-Length, within reason: the header is the
 	// client's word until the bytes arrive.
 	buf := bytes.NewBuffer(make([]byte, 0, min(max(req.ContentLength, 0), 4<<20)+1))
-	_, err := buf.ReadFrom(http.MaxBytesReader(c.Response().Writer, req.Body, limit))
+	_, err = buf.ReadFrom(http.MaxBytesReader(c.Response().Writer, in, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -129,7 +137,7 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 		}
 		return nil, &service.Error{Kind: service.KindMalformed, Message: "the request body could not be read", Err: err}
 	}
-	body := buf.Bytes()
+	body := bytes.TrimPrefix(buf.Bytes(), []byte(utf8BOM))
 	if !utf8.Valid(body) {
 		return nil, &service.Error{Kind: service.KindInvalid, Message: "body of the request is not valid UTF-8"}
 	}
@@ -137,6 +145,52 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 		return nil, &service.Error{Kind: service.KindInvalid, Message: se.Error()}
 	}
 	return body, nil
+}
+
+// decodedBody is the request's body with its content coding undone: gzip
+// or none. A compressed body is bounded by the limit too, so that a client
+// cannot send more than the limit of compressed bytes either.
+func decodedBody(req *http.Request, limit int64) (io.ReadCloser, error) {
+	if req.ContentLength > limit {
+		return nil, tooLarge(limit)
+	}
+	switch coding := strings.ToLower(strings.TrimSpace(req.Header.Get(echo.HeaderContentEncoding))); coding {
+	case "", "identity":
+		return req.Body, nil
+	case "gzip", "x-gzip":
+		compressed := http.MaxBytesReader(nil, req.Body, limit)
+		zr, err := gzip.NewReader(compressed)
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, tooLarge(limit)
+		}
+		if err != nil {
+			return nil, &service.Error{Kind: service.KindMalformed,
+				Message: "the request body is not gzip, as Content-Encoding says", Err: err}
+		}
+		return gzipBody{zr: zr, body: compressed}, nil
+	default:
+		return nil, &service.Error{Kind: service.KindUnsupportedMedia,
+			Message: fmt.Sprintf("Content-Encoding must be gzip or identity, not %q", coding)}
+	}
+}
+
+// gzipBody reads a gzip request body and turns a corrupt stream into a
+// client's error.
+type gzipBody struct {
+	zr   *gzip.Reader
+	body io.Closer
+}
+
+func (g gzipBody) Close() error { return errors.Join(g.zr.Close(), g.body.Close()) }
+
+func (g gzipBody) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	var mbe *http.MaxBytesError
+	if err != nil && !errors.Is(err, io.EOF) && !errors.As(err, &mbe) {
+		err = &service.Error{Kind: service.KindMalformed, Message: "the gzip body is corrupt", Err: err}
+	}
+	return n, err
 }
 
 func tooLarge(limit int64) error {
@@ -158,20 +212,18 @@ func checkContentType(header string) error {
 	return nil
 }
 
-// unmarshalStrict decodes one JSON value into v. Unknown fields, wrong types
-// and anything after the value are 400 invalid_json, naming the field.
-// encoding/json refuses nesting deeper than 10,000 levels with a syntax
-// error, so deep nesting is a 400 too.
+// unmarshalStrict decodes one JSON value into v, strictly: member names
+// match the fields' names exactly (BODY is not body), a name given twice,
+// an unknown field, a wrong type or anything after the value is 400
+// invalid_json, naming the field. It is the JSON v2 semantics
+// (github.com/go-json-experiment/json, encoding/json/v2 to be), which make
+// these the defaults; encoding/json matches names regardless of case and
+// lets a repeated name win silently.
 func unmarshalStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return malformed("", "the request body is empty: send a JSON object")
 	}
-	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return malformed("", "unexpected data after the JSON value, at byte %d", len(data)-len(rest))
-	}
-	return nil
+	return jsonError(json.Unmarshal(data, v, json.RejectUnknownMembers(true)))
 }
 
 func malformed(field, format string, args ...any) *service.Error {
@@ -183,28 +235,64 @@ func malformed(field, format string, args ...any) *service.Error {
 }
 
 // jsonError turns a decoding error into a KindMalformed error a client can
-// act on.
+// act on, naming the field by the last name of its JSON pointer.
 func jsonError(err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
+	var syntax *jsontext.SyntacticError
+	var semantic *json.SemanticError
 	switch {
-	case errors.Is(err, io.EOF):
-		return malformed("", "the request body is empty: send a JSON object")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return malformed("", "the JSON ends before the value is complete")
+	case err == nil:
+		return nil
 	case errors.As(err, &syntax):
-		return malformed("", "malformed JSON at byte %d: %s", syntax.Offset, strings.TrimPrefix(syntax.Error(), "json: "))
-	case errors.As(err, &typ):
-		if typ.Field == "" {
-			return malformed("", "expected %s, not %s", describeType(typ.Type), typ.Value)
+		field := fieldName(syntax.JSONPointer)
+		switch {
+		case errors.Is(err, jsontext.ErrDuplicateName):
+			return malformed(field, "given twice: a JSON object names each field once")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return malformed("", "the JSON ends before the value is complete")
 		}
-		return malformed(typ.Field, "must be %s, not %s", describeType(typ.Type), typ.Value)
-	}
-	if name, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
-		name = strings.TrimSuffix(name, `"`)
-		return malformed(name, "unknown field")
+		return malformed("", "malformed JSON at byte %d: %s", syntax.ByteOffset, strings.TrimPrefix(syntax.Err.Error(), "jsontext: "))
+	case errors.As(err, &semantic):
+		field := fieldName(semantic.JSONPointer)
+		switch {
+		case errors.Is(err, json.ErrUnknownName):
+			return malformed(field, "unknown field")
+		case field == "":
+			return malformed("", "expected %s, not %s", describeType(semantic.GoType), kindName(semantic.JSONKind))
+		case semantic.Err != nil:
+			return malformed(field, "must be %s, not %s (%v)", describeType(semantic.GoType), kindName(semantic.JSONKind), semantic.Err)
+		}
+		return malformed(field, "must be %s, not %s", describeType(semantic.GoType), kindName(semantic.JSONKind))
 	}
 	return err // not the client's fault: a bug of ours, reported as internal
+}
+
+// fieldName is the last name of a JSON pointer ("/a/body" is body), or ""
+// for the whole value.
+func fieldName(p jsontext.Pointer) string {
+	name := ""
+	for tok := range p.Tokens() {
+		name = tok
+	}
+	return name
+}
+
+// kindName names a kind of JSON value as a client reads it.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "another kind of value"
 }
 
 // describeType names a Go type as JSON calls it.

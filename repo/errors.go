@@ -17,8 +17,9 @@ import (
 // interpretError turns a driver error into a service error: no rows into
 // KindNotFound, deadlocks and serialisation failures into KindConflict (the
 // service runs the work again), an unreachable or overloaded database and
-// timeouts into KindUnavailable. Anything else stays internal, wrapped with
-// what was being done. It returns nil for nil.
+// timeouts into KindUnavailable, a value the database refuses into
+// KindInvalid. Anything else stays internal, wrapped with what was being
+// done. It returns nil for nil.
 func interpretError(err error, doing string) error {
 	if err == nil {
 		return nil
@@ -36,6 +37,11 @@ func interpretError(err error, doing string) error {
 		kind, msg = service.KindConflict, "concurrent writers collided"
 	case isUnavailable(err):
 		kind, msg = service.KindUnavailable, "the database is unavailable or did not answer in time"
+	case isRefusedValue(err):
+		// The service checks every value before it reaches the database;
+		// should one slip through, it is still the request's value that
+		// was refused, not a fault of the server.
+		kind, msg = service.KindInvalid, "the database refused a value of this request"
 	}
 	return &service.Error{Kind: kind, Message: msg, Err: fmt.Errorf("%s: %w", doing, err)}
 }
@@ -52,6 +58,14 @@ func isConflict(err error) bool {
 		return true
 	}
 	return false
+}
+
+// isRefusedValue reports an error about a value rather than the database's
+// state: data exceptions (class 22: a value out of range, malformed text)
+// and program limits (54000: a key too long for its index entry).
+func isRefusedValue(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "22") || pg.Code == "54000")
 }
 
 func isUnavailable(err error) bool {

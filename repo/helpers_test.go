@@ -65,7 +65,7 @@ func newService(tb testing.TB, st *repo.Store) *service.Service {
 
 func mustFingerprint(tb testing.TB, a corpus.Article) fingerprint.Fingerprint {
 	tb.Helper()
-	fp, err := algorithm(tb).Fingerprint(fingerprint.Document{Title: a.Title, Body: a.Body})
+	fp, err := algorithm(tb).Fingerprint(context.Background(), fingerprint.Document{Title: a.Title, Body: a.Body})
 	if err != nil {
 		tb.Fatal(err)
 	}

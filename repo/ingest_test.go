@@ -263,6 +263,7 @@ func TestStressMixKeepsLinksReal(t *testing.T) {
 		wg                             sync.WaitGroup
 		mu                             sync.Mutex
 		ingests, deletes, conflicts, n int
+		slowest                        time.Duration
 	)
 	errs := make(chan error, writers*operations)
 	for w := range writers {
@@ -270,6 +271,7 @@ func TestStressMixKeepsLinksReal(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(w), 9))
 			for i := range operations {
 				var err error
+				start := time.Now()
 				switch op := r.IntN(10); {
 				case op < 3: // delete a cluster's head
 					var id int64
@@ -302,6 +304,7 @@ func TestStressMixKeepsLinksReal(t *testing.T) {
 				}
 				mu.Lock()
 				n++
+				slowest = max(slowest, time.Since(start))
 				mu.Unlock()
 			}
 		})
@@ -311,7 +314,8 @@ func TestStressMixKeepsLinksReal(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	t.Logf("%d operations: %d ingests, %d deletions of a head; %d gave up after colliding", n, ingests, deletes, conflicts)
+	t.Logf("%d operations: %d ingests, %d deletions of a head; %d gave up after colliding; the slowest took %v",
+		n, ingests, deletes, conflicts, slowest.Round(time.Millisecond))
 	checkLinks(t, st)
 }
 

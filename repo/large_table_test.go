@@ -105,7 +105,7 @@ func fingerprintAll(t *testing.T, alg fingerprint.Algorithm, articles []corpus.A
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(articles); i += workers {
-				fps[i], errs[i] = alg.Fingerprint(fingerprint.Document{Title: articles[i].Title, Body: articles[i].Body})
+				fps[i], errs[i] = alg.Fingerprint(context.Background(), fingerprint.Document{Title: articles[i].Title, Body: articles[i].Body})
 			}
 		})
 	}

@@ -28,8 +28,16 @@ const (
 	ContentHTML ContentType = "html"
 )
 
-// MaxExternalIDLength is the longest external_id, in characters.
-const MaxExternalIDLength = 256
+// The longest text fields, in characters. Each is checked before anything
+// reaches the database (a long source would overflow the key's B-tree
+// entry); a body is bounded by the request's size and, once normalised, by
+// fingerprint.MaxNormalizedBytes.
+const (
+	MaxExternalIDLength = 256
+	MaxSourceLength     = 256
+	MaxTitleLength      = 1000
+	MaxURLLength        = 4096
+)
 
 // Text is what a fingerprint is made of: a title and a body, as plain text
 // or as HTML.
@@ -52,6 +60,9 @@ func (t *Text) validate(prefix string) error {
 	default:
 		return Invalid(prefix+"content_type", "must be %q or %q, not %q", ContentText, ContentHTML, t.ContentType)
 	}
+	if err := checkLength(prefix+"title", t.Title, MaxTitleLength); err != nil {
+		return err
+	}
 	return checkStrings(prefix, field{"title", t.Title}, field{"body", t.Body})
 }
 
@@ -72,20 +83,41 @@ type ArticleInput struct {
 // validate checks every field; requireID says whether external_id is
 // required (it is to store an article, not to check one).
 func (in *ArticleInput) validate(requireID bool) error {
-	n := utf8.RuneCountInString(in.ExternalID)
-	switch {
-	case requireID && n == 0:
+	if requireID && in.ExternalID == "" {
 		return Invalid("external_id", "is required")
-	case n > MaxExternalIDLength:
-		return Invalid("external_id", "must be at most %d characters, not %d", MaxExternalIDLength, n)
 	}
-	if y := in.PublishedAt.Year(); !in.PublishedAt.IsZero() && (y < 1 || y > 9999) {
-		return Invalid("published_at", "year %d is out of range", y)
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{
+		{"external_id", in.ExternalID, MaxExternalIDLength},
+		{"source", in.Source, MaxSourceLength},
+		{"url", in.URL, MaxURLLength},
+	} {
+		if err := checkLength(f.name, f.value, f.max); err != nil {
+			return err
+		}
+	}
+	// In UTC, as it is stored and returned: 9999-12-31T23:59:59-14:00 is in
+	// the year 10000 there, which RFC 3339 cannot write.
+	if y := in.PublishedAt.UTC().Year(); !in.PublishedAt.IsZero() && (y < 1 || y > 9999) {
+		return Invalid("published_at", "must be within the years 1 to 9999 in UTC, not in %d", y)
 	}
 	if err := checkStrings("", field{"external_id", in.ExternalID}, field{"source", in.Source}, field{"url", in.URL}); err != nil {
 		return err
 	}
 	return in.Text.validate("")
+}
+
+// checkLength refuses a value longer than max characters.
+func checkLength(name, value string, max int) error {
+	if len(value) <= max { // fewer bytes than max: fewer characters too
+		return nil
+	}
+	if n := utf8.RuneCountInString(value); n > max {
+		return Invalid(name, "must be at most %d characters, not %d", max, n)
+	}
+	return nil
 }
 
 type field struct{ name, value string }

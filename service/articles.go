@@ -8,13 +8,19 @@ func (s *Service) FindArticle(ctx context.Context, id int64) (Article, error) {
 }
 
 // FindArticleByKey returns the article stored under the client's key.
-// Errors: KindInvalid for a missing external_id or a key PostgreSQL cannot
-// hold (invalid UTF-8, NUL), KindNotFound.
+// Errors: KindInvalid for a missing or too long external_id or source, or a
+// key PostgreSQL cannot hold (invalid UTF-8, NUL), KindNotFound.
 func (s *Service) FindArticleByKey(ctx context.Context, source, externalID string) (Article, error) {
 	if externalID == "" {
 		return Article{}, Invalid("external_id", "is required")
 	}
 	if err := checkStrings("", field{"external_id", externalID}, field{"source", source}); err != nil {
+		return Article{}, err
+	}
+	if err := checkLength("external_id", externalID, MaxExternalIDLength); err != nil {
+		return Article{}, err
+	}
+	if err := checkLength("source", source, MaxSourceLength); err != nil {
 		return Article{}, err
 	}
 	return s.store.ArticleByKey(ctx, source, externalID)

@@ -55,7 +55,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		select {
 		case p = <-ready[i]:
 		case <-ctx.Done():
-			return nil, &Error{Kind: KindUnavailable, Message: "the request's deadline passed", Err: ctx.Err()}
+			return nil, deadlineError(ctx)
 		}
 		if p.err != nil {
 			results[i].Err = p.err
@@ -90,7 +90,7 @@ func (s *Service) prepareAll(ctx context.Context, items []BatchItem) ([]chan pre
 	for range min(s.workers, len(items)) {
 		wg.Go(func() {
 			for i := range next {
-				fp, err := s.prepare(&items[i].Article, items[i].Options, true)
+				fp, err := s.prepare(ctx, &items[i].Article, items[i].Options, true)
 				out[i] <- prepared{fp: fp, err: err}
 			}
 		})

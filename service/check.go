@@ -11,7 +11,7 @@ import (
 //
 // Errors: KindInvalid naming the field at fault, KindUnavailable.
 func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
-	fp, err := s.prepare(&in, opts, false)
+	fp, err := s.prepare(ctx, &in, opts, false)
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -38,7 +38,8 @@ func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
 			return err
 		}
 		if !ok {
-			return &Error{Kind: KindConflict, Message: "another writer holds a cluster this one needs"}
+			return &Error{Kind: KindConflict, Message: "another writer holds a cluster this one needs",
+				Err: lockBusy{ClusterLockKey(clusterID)}}
 		}
 		return nil
 	}
@@ -48,6 +49,12 @@ func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
 	l.highest = clusterID
 	return nil
 }
+
+// lockBusy is the lock a transaction gave up on; before it runs again,
+// withRetry waits until that lock is free, holding no other.
+type lockBusy struct{ key LockKey }
+
+func (e lockBusy) Error() string { return "lock busy" }
 
 // lockCluster locks cluster clusterID, which article id was read to belong
 // to, and returns the article as it is once the lock is held. Every writer

@@ -2,6 +2,7 @@ package service
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -19,12 +20,13 @@ type FingerprintResult struct {
 }
 
 // Fingerprint returns the fingerprint of a text, its block values and its
-// heaviest words. It stores nothing. Errors: KindInvalid.
-func (s *Service) Fingerprint(t Text) (FingerprintResult, error) {
+// heaviest words. It stores nothing. Errors: KindInvalid, KindTooLarge,
+// KindUnavailable when ctx ends first.
+func (s *Service) Fingerprint(ctx context.Context, t Text) (FingerprintResult, error) {
 	if err := t.validate(""); err != nil {
 		return FingerprintResult{}, err
 	}
-	fp, err := s.fingerprint(&t, "")
+	fp, err := s.fingerprint(ctx, &t, "")
 	if err != nil {
 		return FingerprintResult{}, err
 	}
@@ -49,19 +51,20 @@ type Comparison struct {
 }
 
 // Compare fingerprints two texts and compares them. It stores nothing.
-// Errors: KindInvalid, naming the field as a.body, b.content_type, ….
-func (s *Service) Compare(a, b Text) (Comparison, error) {
+// Errors: KindInvalid, naming the field as a.body, b.content_type, …,
+// KindTooLarge, KindUnavailable when ctx ends first.
+func (s *Service) Compare(ctx context.Context, a, b Text) (Comparison, error) {
 	if err := a.validate("a."); err != nil {
 		return Comparison{}, err
 	}
 	if err := b.validate("b."); err != nil {
 		return Comparison{}, err
 	}
-	fa, err := s.fingerprint(&a, "a.")
+	fa, err := s.fingerprint(ctx, &a, "a.")
 	if err != nil {
 		return Comparison{}, err
 	}
-	fb, err := s.fingerprint(&b, "b.")
+	fb, err := s.fingerprint(ctx, &b, "b.")
 	if err != nil {
 		return Comparison{}, err
 	}

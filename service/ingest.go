@@ -18,7 +18,7 @@ import (
 // Errors: KindInvalid naming the field at fault, KindUnavailable, and
 // KindConflict if concurrent writers kept colliding.
 func (s *Service) Ingest(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
-	fp, err := s.prepare(&in, opts, true)
+	fp, err := s.prepare(ctx, &in, opts, true)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -26,14 +26,14 @@ func (s *Service) Ingest(ctx context.Context, in ArticleInput, opts Options) (Ve
 }
 
 // prepare validates an article and its options and fingerprints it.
-func (s *Service) prepare(in *ArticleInput, opts Options, requireID bool) (fingerprint.Fingerprint, error) {
+func (s *Service) prepare(ctx context.Context, in *ArticleInput, opts Options, requireID bool) (fingerprint.Fingerprint, error) {
 	if err := in.validate(requireID); err != nil {
 		return fingerprint.Fingerprint{}, err
 	}
 	if err := opts.Validate(); err != nil {
 		return fingerprint.Fingerprint{}, err
 	}
-	return s.fingerprint(&in.Text, "")
+	return s.fingerprint(ctx, &in.Text, "")
 }
 
 // save runs saveTx until it does not collide with a concurrent writer.

@@ -28,7 +28,8 @@ type Service struct {
 	algorithm fingerprint.Algorithm
 	defaults  Options
 	now       func() time.Time
-	workers   int // how many articles of a batch are fingerprinted at once
+	workers   int           // how many texts are fingerprinted at once, in all requests together
+	slots     chan struct{} // one per text being fingerprinted; see fingerprint
 }
 
 // New returns a Service that stores articles in store, fingerprints them with
@@ -40,12 +41,14 @@ func New(store Store, algorithm fingerprint.Algorithm, defaults Options) (*Servi
 	if err := defaults.Validate(); err != nil {
 		return nil, fmt.Errorf("new service: default options: %w", err)
 	}
+	workers := runtime.GOMAXPROCS(0)
 	return &Service{
 		store:     store,
 		algorithm: algorithm,
 		defaults:  defaults,
 		now:       time.Now,
-		workers:   runtime.GOMAXPROCS(0),
+		workers:   workers,
+		slots:     make(chan struct{}, workers),
 	}, nil
 }
 
@@ -56,27 +59,57 @@ func (s *Service) Defaults() Options { return s.defaults }
 func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
 
 // fingerprint makes the fingerprint of a validated text; prefix names the
-// text in errors.
-func (s *Service) fingerprint(t *Text, prefix string) (fingerprint.Fingerprint, error) {
-	fp, err := s.algorithm.Fingerprint(t.document())
-	if errors.Is(err, fingerprint.ErrNoWords) {
+// text in errors. It waits for one of the service's fingerprinting slots,
+// so that however many requests arrive at once, at most s.workers texts are
+// normalised and segmented at a time: the memory this takes is bounded by
+// s.workers times what the largest text allowed (MaxNormalizedBytes) takes.
+func (s *Service) fingerprint(ctx context.Context, t *Text, prefix string) (fingerprint.Fingerprint, error) {
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return fingerprint.Fingerprint{}, deadlineError(ctx)
+	}
+	fp, err := s.algorithm.Fingerprint(ctx, t.document())
+	<-s.slots
+	var tooLong *fingerprint.TooLongError
+	switch {
+	case errors.Is(err, fingerprint.ErrNoWords):
 		return fp, Invalid(prefix+"body", "has no words after normalisation (only punctuation, symbols or stop words)")
+	case errors.As(err, &tooLong):
+		return fp, &Error{Kind: KindTooLarge, Field: prefix + tooLong.Part, Message: prefix + tooLong.Error()}
+	case ctx.Err() != nil:
+		return fp, deadlineError(ctx)
 	}
 	return fp, err
 }
 
+// deadlineError reports that ctx ended before the work did.
+func deadlineError(ctx context.Context) error {
+	return &Error{Kind: KindUnavailable, Message: "the request's deadline passed", Err: ctx.Err()}
+}
+
 // withRetry runs a write transaction, again after a conflict between
 // concurrent writers, up to maxAttempts times, waiting a little longer each
-// time (with jitter, so that colliding writers do not collide again).
+// time (with jitter, so that colliding writers do not collide again). When
+// the conflict was a lock another writer held, it first waits for that
+// writer to finish, in a transaction of its own that holds nothing else (so
+// the wait cannot be part of a circle), and runs again once the lock is
+// free.
 func (s *Service) withRetry(ctx context.Context, fn func(Tx) error) error {
 	var err error
 	for attempt := range maxAttempts {
 		if attempt > 0 {
+			var busy lockBusy
+			if errors.As(err, &busy) {
+				if werr := s.store.InTx(ctx, func(tx Tx) error { return tx.Lock(ctx, []LockKey{busy.key}) }); werr != nil {
+					return werr
+				}
+			}
 			wait := time.Duration(rand.Int64N(int64(attempt) * int64(5*time.Millisecond)))
 			select {
 			case <-time.After(wait):
 			case <-ctx.Done():
-				return &Error{Kind: KindUnavailable, Message: "the request's deadline passed", Err: ctx.Err()}
+				return deadlineError(ctx)
 			}
 		}
 		err = s.store.InTx(ctx, fn)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -45,7 +46,7 @@ func benchFingerprint(alg fingerprint.Algorithm, docs []fingerprint.Document, d 
 	start := time.Now()
 	for time.Since(start) < d {
 		doc := docs[calls%len(docs)]
-		if _, err := alg.Fingerprint(doc); err != nil {
+		if _, err := alg.Fingerprint(context.Background(), doc); err != nil {
 			return FingerprintResult{}, err
 		}
 		bytes += int64(len(doc.Title) + len(doc.Body))

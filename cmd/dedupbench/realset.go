@@ -86,7 +86,7 @@ func fingerprintAll(ctx context.Context, alg fingerprint.Algorithm, articles []r
 		wg.Go(func() {
 			for i := range next {
 				a := &articles[i]
-				fp, err := alg.Fingerprint(fingerprint.Document{Title: a.Title, Body: a.Body})
+				fp, err := alg.Fingerprint(context.Background(), fingerprint.Document{Title: a.Title, Body: a.Body})
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {

@@ -100,7 +100,7 @@ func loadConfig(getenv func(string) (string, bool)) (Config, error) {
 	c := Config{
 		DatabaseURL: p.str("DATABASE_URL", ""),
 		Addr:        p.str("DEDUP_ADDR", defaultAddr),
-		APIKeys:     p.list("DEDUP_API_KEYS"),
+		APIKeys:     p.apiKeys("DEDUP_API_KEYS"),
 		Options:     service.DefaultOptions,
 		DictDir:     p.str("DEDUP_DICT_DIR", fingerprint.DefaultDictDir()),
 		Algorithm:   strings.ToLower(p.str("DEDUP_ALGORITHM", algorithmNewsdedup)),
@@ -327,6 +327,32 @@ func (p *envParser) str(name, def string) string {
 	}
 	return def
 }
+
+// apiKeys reads a comma-separated list of bearer tokens. A variable that is
+// set but holds no usable key — only commas and blanks, or a key that
+// cannot travel in an Authorization header — fails: a server started with
+// it would be open while its operator believes it closed.
+func (p *envParser) apiKeys(name string) []string {
+	v, set := p.value(name)
+	if !set {
+		return nil
+	}
+	keys := p.list(name)
+	if len(keys) == 0 {
+		p.fail(name, "holds no key, only commas and blanks (%q); unset it to run without keys", v)
+		return nil
+	}
+	for i, k := range keys {
+		if !bearerToken.MatchString(k) {
+			p.fail(name, "key %d of %d holds a character a bearer token cannot (allowed: letters, digits and -._~+/, then = for padding)", i+1, len(keys))
+			return nil
+		}
+	}
+	return keys
+}
+
+// bearerToken is RFC 6750's b64token: what may follow "Bearer ".
+var bearerToken = regexp.MustCompile(`^[A-Za-z0-9._~+/-]+=*$`)
 
 // list splits a comma-separated variable, dropping blanks.
 func (p *envParser) list(name string) []string {

@@ -39,7 +39,7 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	// Configuration, masked.
 	log.Info("starting dedupd", "version", versionString(), "config", cfg)
 	if len(cfg.APIKeys) == 0 {
-		log.Warn("DEDUP_API_KEYS is not set: the API is OPEN, anyone who can reach DEDUP_ADDR may ingest, read and delete articles; set DEDUP_API_KEYS to require a key",
+		log.Warn("DEDUP_API_KEYS is not set (or blank): the API is OPEN, anyone who can reach DEDUP_ADDR may ingest, read and delete articles; set DEDUP_API_KEYS to require a key",
 			"addr", cfg.Addr)
 	}
 

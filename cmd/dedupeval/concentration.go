@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ func concentrations(d *fingerprint.Dictionary, c labelledCorpus) []concentration
 		counts := make(map[string]int)
 		sum, n := 0.0, 0
 		for _, o := range c.Originals {
-			fp, err := alg.Fingerprint(doc(o.Title, o.Body))
+			fp, err := alg.Fingerprint(context.Background(), doc(o.Title, o.Body))
 			if err != nil || len(fp.Keywords) == 0 {
 				continue
 			}

@@ -30,7 +30,7 @@ func fingerprintAll(ctx context.Context, alg fingerprint.Algorithm, docs []finge
 	for range max(workers, 1) {
 		wg.Go(func() {
 			for i := range next {
-				fp, err := alg.Fingerprint(docs[i])
+				fp, err := alg.Fingerprint(context.Background(), docs[i])
 				switch {
 				case errors.Is(err, fingerprint.ErrNoWords):
 				case err != nil:

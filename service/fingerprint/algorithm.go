@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"slices"
@@ -59,19 +60,32 @@ type Fingerprint struct {
 type Algorithm interface {
 	// Version identifies the algorithm and its parameters.
 	Version() Version
-	// Fingerprint returns the fingerprint of doc, or ErrNoWords.
-	Fingerprint(doc Document) (Fingerprint, error)
+	// Fingerprint returns the fingerprint of doc; ErrNoWords when its body
+	// holds no word that counts, ErrTooLong when its title or body is longer
+	// than MaxNormalizedBytes once normalised, and ctx's error when ctx is
+	// done before it is finished.
+	Fingerprint(ctx context.Context, doc Document) (Fingerprint, error)
 }
 
 // normalised is a document's title and body as plain, normalised text.
 type normalised struct{ title, body string }
 
-func normalise(doc Document) normalised {
+// normalise normalises a document's title and body, or returns a
+// *TooLongError.
+func normalise(doc Document) (normalised, error) {
 	title, body := doc.Title, doc.Body
 	if doc.HTML {
 		title, body = HTMLText(title), HTMLText(body)
 	}
-	return normalised{title: Normalize(title), body: Normalize(body)}
+	var n normalised
+	var ok bool
+	if n.title, ok = normalize(title, MaxNormalizedBytes); !ok {
+		return normalised{}, &TooLongError{Part: "title"}
+	}
+	if n.body, ok = normalize(body, MaxNormalizedBytes); !ok {
+		return normalised{}, &TooLongError{Part: "body"}
+	}
+	return n, nil
 }
 
 func (n normalised) contentHash() [sha256.Size]byte {

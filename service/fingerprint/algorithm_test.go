@@ -1,8 +1,10 @@
 package fingerprint_test
 
 import (
+	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -33,13 +35,13 @@ func TestErrNoWords(t *testing.T) {
 		{"invalid UTF-8", fingerprint.Document{Body: "\xff\xfe\xc0\x80"}, true},
 	}
 	for _, tt := range tests {
-		if _, err := weighted.Fingerprint(tt.doc); !errors.Is(err, fingerprint.ErrNoWords) {
+		if _, err := weighted.Fingerprint(context.Background(), tt.doc); !errors.Is(err, fingerprint.ErrNoWords) {
 			t.Errorf("%s: Weighted.Fingerprint(%q) = %v, want ErrNoWords", tt.name, tt.doc.Body, err)
 		}
 		if !tt.yanyiwu {
 			continue
 		}
-		if _, err := yanyiwu.Fingerprint(tt.doc); !errors.Is(err, fingerprint.ErrNoWords) {
+		if _, err := yanyiwu.Fingerprint(context.Background(), tt.doc); !errors.Is(err, fingerprint.ErrNoWords) {
 			t.Errorf("%s: Yanyiwu.Fingerprint(%q) = %v, want ErrNoWords", tt.name, tt.doc.Body, err)
 		}
 	}
@@ -122,5 +124,29 @@ func TestWeightedTitle(t *testing.T) {
 	inBody := mustFingerprint(t, alg, fingerprint.Document{Body: "区块链。记者今天在北京采访了几位经济学家。"})
 	if w, want := weight(withTitle, "区块链"), weight(inBody, "区块链")*fingerprint.DefaultWeightedParams.TitleWeight; w != want {
 		t.Errorf("区块链 in the title weighs %v, want %v", w, want)
+	}
+}
+
+// TestFingerprintBounds checks the two ways a fingerprint stops early: a
+// text that NFKC expands past MaxNormalizedBytes, named by its part, and a
+// context that is done.
+func TestFingerprintBounds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	expanding := strings.Repeat("\ufdfa", 600_000) // 1.8 MB; about 20 MB once normalised
+	for _, alg := range []fingerprint.Algorithm{
+		fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams),
+		fingerprint.NewYanyiwu(dict, fingerprint.DefaultYanyiwuTopN),
+	} {
+		_, err := alg.Fingerprint(ctx, fingerprint.Document{Title: "标题", Body: expanding})
+		var tooLong *fingerprint.TooLongError
+		if !errors.As(err, &tooLong) || tooLong.Part != "body" || !errors.Is(err, fingerprint.ErrTooLong) {
+			t.Errorf("%T: Fingerprint(an expanding body) = %v, want a TooLongError for the body", alg, err)
+		}
+		canceled, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := alg.Fingerprint(canceled, fingerprint.Document{Body: "国家统计局发布数据"}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%T: Fingerprint(canceled context) = %v, want context.Canceled", alg, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package fingerprint_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -32,7 +33,7 @@ func benchmarkAlgorithm(b *testing.B, alg fingerprint.Algorithm) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := alg.Fingerprint(docs[i%len(docs)]); err != nil {
+		if _, err := alg.Fingerprint(context.Background(), docs[i%len(docs)]); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -84,22 +85,53 @@ func (d *Dictionary) IDF(word string) float64 {
 	return d.meanIDF
 }
 
+// segmentChunkBytes is how much normalised text goes to cppjieba at once.
+// cppjieba segments each run between spaces on its own, so cutting at a
+// space changes no word; between chunks the caller's deadline is checked,
+// and the words of one chunk are all that is held at a time.
+const segmentChunkBytes = 64 << 10
+
 // countWords segments normalised text and adds weight to counts for every
 // word that counts: not a separator, not a single rune, not a stop word. It
-// returns how many words it counted.
-func (d *Dictionary) countWords(text string, weight float64, counts map[string]float64) int {
-	if text == "" {
-		return 0
-	}
+// returns how many words it counted, or ctx's error once ctx is done.
+func (d *Dictionary) countWords(ctx context.Context, text string, weight float64, counts map[string]float64) (int, error) {
+	return d.countWordsIn(ctx, text, weight, counts, segmentChunkBytes)
+}
+
+// countWordsIn is countWords with chunks of at most chunkBytes.
+func (d *Dictionary) countWordsIn(ctx context.Context, text string, weight float64, counts map[string]float64, chunkBytes int) (int, error) {
 	n := 0
-	for _, w := range d.jieba.Cut(text, true) {
-		if !d.counts(w) {
-			continue
+	for text != "" {
+		if err := ctx.Err(); err != nil {
+			return n, err
 		}
-		counts[w] += weight
-		n++
+		chunk := nextChunk(text, chunkBytes)
+		text = strings.TrimPrefix(text[len(chunk):], " ")
+		for _, w := range d.jieba.Cut(chunk, true) {
+			if !d.counts(w) {
+				continue
+			}
+			counts[w] += weight
+			n++
+		}
 	}
-	return n
+	return n, nil
+}
+
+// nextChunk returns the start of text, at most max bytes, cut at its last
+// space, or at a rune boundary when there is none.
+func nextChunk(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	if cut := strings.LastIndexByte(text[:max], ' '); cut > 0 {
+		return text[:cut]
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut]
 }
 
 // counts reports whether a segment is a word that carries meaning.

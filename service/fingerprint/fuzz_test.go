@@ -1,6 +1,7 @@
 package fingerprint_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func FuzzFingerprint(f *testing.F) {
 		for _, html := range []bool{false, true} {
 			doc := fingerprint.Document{Title: title, Body: body, HTML: html}
 
-			fp, err := weighted.Fingerprint(doc)
+			fp, err := weighted.Fingerprint(context.Background(), doc)
 			switch {
 			case errors.Is(err, fingerprint.ErrNoWords):
 			case err != nil:
@@ -44,7 +45,7 @@ func FuzzFingerprint(f *testing.F) {
 				}
 			}
 
-			fp, err = yanyiwu.Fingerprint(doc)
+			fp, err = yanyiwu.Fingerprint(context.Background(), doc)
 			switch {
 			case errors.Is(err, fingerprint.ErrNoWords):
 			case err != nil:

@@ -1,6 +1,7 @@
 package fingerprint_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -48,7 +49,7 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x73696
 // mustFingerprint returns alg's fingerprint of doc, failing the test on an error.
 func mustFingerprint(tb testing.TB, alg fingerprint.Algorithm, doc fingerprint.Document) fingerprint.Fingerprint {
 	tb.Helper()
-	fp, err := alg.Fingerprint(doc)
+	fp, err := alg.Fingerprint(context.Background(), doc)
 	if err != nil {
 		tb.Fatalf("Fingerprint(%.60q) = %v", doc.Body, err)
 	}

@@ -2,6 +2,7 @@ package fingerprint_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -51,7 +52,7 @@ func TestNoCMemoryGrowth(t *testing.T) {
 	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
 	run := func(from, n int) {
 		for i := from; i < from+n; i++ {
-			if _, err := alg.Fingerprint(docs[i%len(docs)]); err != nil {
+			if _, err := alg.Fingerprint(context.Background(), docs[i%len(docs)]); err != nil {
 				t.Fatalf("Fingerprint(%q) = %v", docs[i%len(docs)].Body, err)
 			}
 		}

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"errors"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,14 +21,43 @@ import (
 // white space, '，' and '。': a repost that swaps '。' for '.' would otherwise
 // segment into different words.
 func Normalize(text string) string {
-	if out, ok := normalizeCommon(text); ok {
-		return out
-	}
-	return normalizeAny(text)
+	out, _ := normalize(text, math.MaxInt)
+	return out
 }
 
-// normalizeAny is Normalize for any text: the general path.
-func normalizeAny(text string) string {
+// MaxNormalizedBytes bounds a normalised title or body. NFKC expands some
+// characters many times over (U+FDFA, one character of three bytes, becomes
+// eighteen), so a text within any request limit could still ask for far
+// more memory and segmenting than its size suggests: a text whose normal
+// form is longer is refused with ErrTooLong, before it is segmented, and
+// normalising it stops as soon as the bound is passed.
+const MaxNormalizedBytes = 4 << 20
+
+// ErrTooLong is returned for a text longer than MaxNormalizedBytes once
+// normalised, as a *TooLongError that names the part.
+var ErrTooLong = errors.New("longer than 4 MiB once normalised (Unicode NFKC expands some characters many times over)")
+
+// TooLongError says which part of a document, "title" or "body", is longer
+// than MaxNormalizedBytes once normalised. It matches ErrTooLong.
+type TooLongError struct{ Part string }
+
+func (e *TooLongError) Error() string { return e.Part + ": " + ErrTooLong.Error() }
+
+func (e *TooLongError) Is(target error) bool { return target == ErrTooLong }
+
+// normalize is Normalize, giving up with ok false as soon as the result
+// would be longer than limit bytes.
+func normalize(text string, limit int) (out string, ok bool) {
+	if out, ok := normalizeCommon(text); ok {
+		return out, len(out) <= limit
+	}
+	return normalizeAny(text, limit)
+}
+
+// normalizeAny is Normalize for any text: the general path. It normalises
+// one segment at a time (norm.Iter), so that it holds at most limit bytes of
+// output however much NFKC expands the input.
+func normalizeAny(text string, limit int) (string, bool) {
 	text = strings.ToValidUTF8(text, " ")
 	if strings.IndexFunc(text, isFormat) >= 0 {
 		// Before NFKC, so that a format character between a letter and a
@@ -38,20 +69,29 @@ func normalizeAny(text string) string {
 			return r
 		}, text)
 	}
-	text = norm.NFKC.String(text)
 
 	var b writer
-	b.Grow(len(text))
-	for _, r := range text {
-		switch {
-		case unicode.IsSpace(r), unicode.IsPunct(r), unicode.IsSymbol(r), unicode.IsControl(r),
-			r == utf8.RuneError:
-			b.separate()
-		default:
-			b.rune(unicode.ToLower(r))
+	b.Grow(min(len(text), limit))
+	var it norm.Iter
+	it.InitString(norm.NFKC, text)
+	for !it.Done() {
+		seg := it.Next()
+		for len(seg) > 0 {
+			r, size := utf8.DecodeRune(seg)
+			seg = seg[size:]
+			switch {
+			case unicode.IsSpace(r), unicode.IsPunct(r), unicode.IsSymbol(r), unicode.IsControl(r),
+				r == utf8.RuneError:
+				b.separate()
+			default:
+				b.rune(unicode.ToLower(r))
+			}
+		}
+		if b.Len() > limit {
+			return "", false
 		}
 	}
-	return b.String()
+	return b.String(), true
 }
 
 // normalizeCommon is Normalize for the runes that make up almost all Chinese

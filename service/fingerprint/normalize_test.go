@@ -1,6 +1,7 @@
 package fingerprint_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -231,7 +232,7 @@ func TestInvalidUTF8(t *testing.T) {
 				if utf8.ValidString(body) {
 					t.Fatalf("body still valid UTF-8")
 				}
-				got, err := alg.alg.Fingerprint(fingerprint.Document{Title: a.Title, Body: body})
+				got, err := alg.alg.Fingerprint(context.Background(), fingerprint.Document{Title: a.Title, Body: body})
 				if err != nil {
 					t.Fatalf("%s: Fingerprint(body with an invalid byte at %d) = %v", alg.name, at, err)
 				}
@@ -290,7 +291,7 @@ func TestNULBytes(t *testing.T) {
 	if got := fingerprint.Normalize("新闻\x00正文"); strings.ContainsRune(got, 0) {
 		t.Errorf("Normalize(%q) = %q holds a NUL", "新闻\x00正文", got)
 	}
-	if _, err := alg.Fingerprint(fingerprint.Document{Body: "\x00\x00\x00"}); !errors.Is(err, fingerprint.ErrNoWords) {
+	if _, err := alg.Fingerprint(context.Background(), fingerprint.Document{Body: "\x00\x00\x00"}); !errors.Is(err, fingerprint.ErrNoWords) {
 		t.Errorf("Fingerprint(three NULs) = %v, want ErrNoWords", err)
 	}
 }
@@ -336,7 +337,7 @@ func TestDeterministic(t *testing.T) {
 			wg.Go(func() {
 				for run := range 50 {
 					i := (g + run) % len(docs)
-					got, err := alg.Fingerprint(fingerprint.Document{Title: docs[i].Title, Body: docs[i].Body})
+					got, err := alg.Fingerprint(context.Background(), fingerprint.Document{Title: docs[i].Title, Body: docs[i].Body})
 					if err != nil || got.Simhash != want[i].Simhash || !slices.Equal(got.Words, want[i].Words) {
 						errs <- fmt.Sprintf("goroutine %d, document %d: %016x, %v; want %016x", g, i, got.Simhash, err, want[i].Simhash)
 						return

@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"context"
 	"math"
 
 	"github.com/cespare/xxhash/v2"
@@ -52,14 +53,24 @@ func (w *Weighted) Version() Version {
 	return VersionWeighted
 }
 
-// Fingerprint returns the fingerprint of doc, or ErrNoWords.
-func (w *Weighted) Fingerprint(doc Document) (Fingerprint, error) {
-	text := normalise(doc)
+// Fingerprint returns the fingerprint of doc, or ErrNoWords, ErrTooLong or
+// ctx's error.
+func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, error) {
+	text, err := normalise(doc)
+	if err != nil {
+		return Fingerprint{}, err
+	}
 	counts := make(map[string]float64, 256)
-	if w.dict.countWords(text.body, 1, counts) == 0 {
+	n, err := w.dict.countWords(ctx, text.body, 1, counts)
+	switch {
+	case err != nil:
+		return Fingerprint{}, err
+	case n == 0:
 		return Fingerprint{}, ErrNoWords
 	}
-	w.dict.countWords(text.title, w.params.TitleWeight, counts)
+	if _, err := w.dict.countWords(ctx, text.title, w.params.TitleWeight, counts); err != nil {
+		return Fingerprint{}, err
+	}
 
 	keywords := make([]Keyword, 0, len(counts))
 	for word, tf := range counts {

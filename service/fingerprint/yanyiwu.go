@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"context"
 	"strings"
 
 	"github.com/yanyiwu/gojieba"
@@ -41,8 +42,17 @@ func (y *Yanyiwu) Version() Version {
 	return VersionYanyiwu
 }
 
-// Fingerprint returns the fingerprint of doc, or ErrNoWords.
-func (y *Yanyiwu) Fingerprint(doc Document) (Fingerprint, error) {
+// Fingerprint returns the fingerprint of doc, or ErrNoWords, ErrTooLong or
+// ctx's error. cppjieba extracts keywords from the whole text in one call,
+// so the deadline is checked before it.
+func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, error) {
+	norm, err := normalise(doc) // for the content hash, and to bound the text
+	if err != nil {
+		return Fingerprint{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Fingerprint{}, err
+	}
 	title, body := doc.Title, doc.Body
 	if doc.HTML {
 		title, body = HTMLText(title), HTMLText(body)
@@ -71,7 +81,7 @@ func (y *Yanyiwu) Fingerprint(doc Document) (Fingerprint, error) {
 		Version:     y.Version(),
 		Words:       NewWordSet(hashes),
 		Keywords:    keywords,
-		ContentHash: normalise(doc).contentHash(),
+		ContentHash: norm.contentHash(),
 	}, nil
 }
 
