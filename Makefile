@@ -1,19 +1,33 @@
 # newsdedup. Without DATABASE_URL, `make run` and `make test` start (or reuse)
-# a local PostgreSQL cluster in .data/ with cmd/devdb; with it, they use that.
+# a local PostgreSQL cluster in .data/ with tools/cmd/devdb; with it, they use
+# that.
+#
+# Two Go modules: the service at the top (what dedupd needs, nothing more) and
+# tools/, the measuring programs and the local-cluster command, which import
+# the service from this checkout.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
+TOOLS := cd tools &&
 
 # A recipe prefix that sets and exports DATABASE_URL, starting the local
 # cluster when it is empty. If devdb fails, so does the recipe.
-with_db = if [[ -z "$${DATABASE_URL:-}" ]]; then DATABASE_URL="$$($(GO) run ./cmd/devdb start)"; fi; export DATABASE_URL;
+with_db = if [[ -z "$${DATABASE_URL:-}" ]]; then DATABASE_URL="$$($(TOOLS) $(GO) run ./cmd/devdb -dir .. start)"; fi; export DATABASE_URL;
+
+# The packages whose code takes locks or runs goroutines that share state:
+# make test runs them under the race detector.
+RACE_PKGS := ./service/... ./repo/... ./handlers/... ./cmd/...
 
 .PHONY: test run build lint db-start db-stop db-url
 
-# test: the whole suite against real PostgreSQL; a missing database fails it.
+# test: the whole suite of both modules against real PostgreSQL; a missing
+# database fails it.
 test:
-	@$(with_db) $(GO) test -count=1 -timeout 30m ./...
+	@$(with_db) \
+	$(GO) test -count=1 -race -timeout 40m $(RACE_PKGS) && \
+	$(GO) test -count=1 -timeout 20m ./internal/... ./migrations/... && \
+	$(TOOLS) $(GO) test -count=1 -timeout 20m ./...
 
 # run: migrate the database, then serve.
 run: build
@@ -23,23 +37,28 @@ run: build
 build:
 	$(GO) build -o bin/dedupd ./cmd/dedupd
 
-# lint: fail on files gofmt would change, then go vet.
+# lint: fail on files gofmt would change, then go vet and staticcheck, in
+# both modules. staticcheck is pinned and runs from the module cache.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@unformatted="$$(find . \( -path ./.data -o -path ./.git -o -path ./bin \) -prune -o -name '*.go' -print | xargs -r gofmt -l)"; \
 	if [[ -n "$$unformatted" ]]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(TOOLS) $(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+	$(TOOLS) $(GO) run $(STATICCHECK) ./...
 
 # db-start: start (or reuse) the local cluster and print its URL.
 db-start:
-	@$(GO) run ./cmd/devdb start
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. start
 
 # db-stop: stop the local cluster.
 db-stop:
-	@$(GO) run ./cmd/devdb stop
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. stop
 
 # db-url: print the local cluster's URL, running or not.
 db-url:
-	@$(GO) run ./cmd/devdb url
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. url
 
 # ---------------------------------------------------------------------------
 # Measurements. Each writes its figures into docs/; they take minutes.
@@ -52,17 +71,17 @@ TIERS ?= 100k,1m
 .PHONY: bench eval
 bench:
 	$(GO) test -run XXX -bench . -benchtime 3s -cpu 1 ./service/fingerprint/
-	@$(with_db) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out docs
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out ../docs
 
 # eval: detection quality on a labelled corpus from 围城, for both
 # algorithms and pg_trgm, into docs/evaluation.md.
 eval:
-	@$(with_db) $(GO) run ./cmd/dedupeval -out docs
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupeval -out ../docs
 
 # loadtest: the real dedupd under 50 clients of mixed traffic for 60 s (on
 # until 100,000 requests, at most 8 min) against a fresh database; prints
 # throughput, latencies, errors, memory and a Markdown section.
 .PHONY: loadtest
 loadtest:
-	@$(with_db) $(GO) run ./cmd/dedupload -md docs/loadtest.md
-	$(GO) run ./cmd/dedupbench -rerender docs/benchmarks.json -out docs
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupload -md ../docs/loadtest.md
+	$(TOOLS) $(GO) run ./cmd/dedupbench -rerender ../docs/benchmarks.json -out ../docs

@@ -5,10 +5,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
-	"github.com/newsdedup/newsdedup/service/corpus"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
-	"github.com/newsdedup/newsdedup/service/corpus"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 

@@ -75,11 +75,11 @@ func TestDatabaseURL(t *testing.T) {
 		{"host=h dbname=other", "host=h dbname=other dbname='x'"},
 	}
 	for _, tt := range tests {
-		if got, err := repo.DatabaseURL(tt.server, "x"); err != nil || got != tt.want {
+		if got, err := dbtest.DatabaseURL(tt.server, "x"); err != nil || got != tt.want {
 			t.Errorf("DatabaseURL(%q, x) = %q, %v; want %q", tt.server, got, err, tt.want)
 		}
 	}
-	if _, err := repo.DatabaseURL("postgres://u:secret@h:bad port/db", "x"); err == nil || strings.Contains(err.Error(), "secret") {
+	if _, err := dbtest.DatabaseURL("postgres://u:secret@h:bad port/db", "x"); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Errorf("DatabaseURL of a bad URL: %v; want an error that does not echo the password", err)
 	}
 }

@@ -66,7 +66,7 @@ func collectArticles(rows pgx.Rows, err error, doing string) ([]service.Article,
 // hash, earliest ingested first.
 func (q queries) ExactMatches(ctx context.Context, eq service.ExactQuery) ([]service.Candidate, error) {
 	rows, err := q.db.Query(ctx, `
-		SELECT `+CandidateColumns+`
+		SELECT `+candidateColumns+`
 		FROM articles
 		WHERE content_hash = $1
 		  AND fingerprint_version = $2
@@ -78,14 +78,14 @@ func (q queries) ExactMatches(ctx context.Context, eq service.ExactQuery) ([]ser
 	return collectCandidates(rows, err, "find exact matches")
 }
 
-// NearCandidatesSQL is the candidate query of design §4: a match in at least
-// one block of family A and at least one of family B, which the planner
-// answers with a BitmapAnd of two BitmapOrs over the eight block indexes,
-// then the Hamming distance verified on the few rows that remain. It is
-// exported, with NearCandidatesArgs, so that the benchmarks and the plan
-// test run the very statement the service runs.
-const NearCandidatesSQL = `
-	SELECT ` + CandidateColumns + `
+// nearCandidatesSQL is the candidate query (see the package comment): a
+// match in at least one block of family A and at least one of family B,
+// which the planner answers with a BitmapAnd of two BitmapOrs over the eight
+// block indexes, then the Hamming distance verified on the few rows that
+// remain. The plan test runs it through export_test.go; the benchmarks see
+// it through Options.Tracer, as the service runs it.
+const nearCandidatesSQL = `
+	SELECT ` + candidateColumns + `
 	FROM articles
 	WHERE (a0 = $1 OR a1 = $2 OR a2 = $3 OR a3 = $4)
 	  AND (b0 = $5 OR b1 = $6 OR b2 = $7 OR b3 = $8)
@@ -100,13 +100,13 @@ const NearCandidatesSQL = `
 // NearCandidates returns the articles within q.MaxDistance bits of
 // q.Simhash, closest first, through the block indexes.
 func (q queries) NearCandidates(ctx context.Context, nq service.NearQuery) ([]service.Candidate, error) {
-	rows, err := q.db.Query(ctx, NearCandidatesSQL, NearCandidatesArgs(nq)...)
+	rows, err := q.db.Query(ctx, nearCandidatesSQL, nearCandidatesArgs(nq)...)
 	return collectCandidates(rows, err, "find near candidates")
 }
 
-// NearCandidatesArgs returns the arguments of NearCandidatesSQL, $1 to
+// nearCandidatesArgs returns the arguments of nearCandidatesSQL, $1 to
 // $16, for a query: the eight block values first.
-func NearCandidatesArgs(nq service.NearQuery) []any {
+func nearCandidatesArgs(nq service.NearQuery) []any {
 	return append(blockArgs(nq.Simhash),
 		nq.Version, int64(nq.Simhash), nq.MaxDistance,
 		lowerBound(nq.From), upperBound(nq.To),

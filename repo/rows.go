@@ -1,14 +1,69 @@
 package repo
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
+
+// An article's row. The columns are named twice, once to write a row and
+// once to read one, both here: every statement that writes or reads whole
+// rows is built from these lists.
+
+// articleWriteColumns are the columns an article's row is written with, in
+// the order of articleValues. Insert and Replace are built from them; id,
+// ingested_at and cluster_id come from the database.
+var articleWriteColumns = []string{
+	"source", "external_id", "title", "url", "body", "content_type", "published_at",
+	"content_hash", "simhash", "fingerprint_version", "words",
+	"status", "duplicate_of", "distance", "word_ratio", "cluster_head",
+	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
+}
+
+// articleValues are the values of article a's row, with its body, in the
+// order of articleWriteColumns.
+func articleValues(a *service.Article, body string) []any {
+	linked := a.DuplicateOf != 0
+	return append([]any{
+		a.Source, a.ExternalID, a.Title, a.URL, body, string(cmp.Or(a.ContentType, service.ContentText)), a.PublishedAt,
+		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words),
+		string(a.Status), nullIf(linked, a.DuplicateOf), nullIf(linked, int16(a.Distance)), nullIf(linked, float32(a.WordRatio)),
+		nullIf(linked && a.ClusterID != 0, a.ClusterID),
+	}, blockArgs(a.Simhash)...)
+}
+
+// nullIf is v when ok, SQL's NULL otherwise.
+func nullIf[T any](ok bool, v T) *T {
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// insertArticleSQL stores a new row; replaceArticleSQL gives row $N (the
+// last parameter) new content, and a new ingested_at.
+var (
+	insertArticleSQL = fmt.Sprintf(`INSERT INTO articles (%s) VALUES (%s) RETURNING id, ingested_at, cluster_id`,
+		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)))
+	replaceArticleSQL = fmt.Sprintf(`UPDATE articles SET (%s, ingested_at) = (%s, clock_timestamp()) WHERE id = $%d RETURNING ingested_at, cluster_id`,
+		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)), len(articleWriteColumns)+1)
+)
+
+// placeholders is "$from, …, $(from+n-1)".
+func placeholders(from, n int) string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = "$" + strconv.Itoa(from+i)
+	}
+	return strings.Join(ps, ", ")
+}
 
 // articleColumns are the columns of a service.Article, in scanArticle's order.
 const articleColumns = `id, external_id, source, title, url, content_type, published_at, ingested_at,
@@ -44,10 +99,9 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 	return a, nil
 }
 
-// CandidateColumns are the columns of a service.Candidate, in
-// scanCandidate's order: what NearCandidatesSQL returns (the benchmarks'
-// other methods return the same, to be compared fairly).
-const CandidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, cluster_id`
+// candidateColumns are the columns of a service.Candidate, in
+// scanCandidate's order: what nearCandidatesSQL returns.
+const candidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, cluster_id`
 
 func scanCandidate(row pgx.Row) (service.Candidate, error) {
 	var (

@@ -21,6 +21,10 @@ type Options struct {
 	MaxConns         int32         // the pool's size; 0 for pgx's default (4 or the CPUs)
 	ConnectTimeout   time.Duration // per connection attempt; 0 for 5 s
 	StatementTimeout time.Duration // per statement, lock waits included; 0 for none
+	// Tracer, when set, sees every statement the store runs, with its
+	// arguments (pgx's tracing hook): for statement logs and metrics, and for
+	// the benchmarks, which EXPLAIN the statements as the service runs them.
+	Tracer pgx.QueryTracer
 }
 
 // Store is the PostgreSQL implementation of service.Store. It is safe for
@@ -48,6 +52,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = ms
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = "dedupd"
+	cfg.ConnConfig.Tracer = opts.Tracer
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)

@@ -28,40 +28,15 @@ func (t *storeTx) TryLock(ctx context.Context, key service.LockKey) (bool, error
 
 // Insert stores a new article and sets its ID, IngestedAt and ClusterID.
 func (t *storeTx) Insert(ctx context.Context, a *service.Article, body string) error {
-	args := append([]any{
-		a.Source, a.ExternalID, a.Title, a.URL, body, string(a.ContentType), a.PublishedAt,
-		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words),
-		string(a.Status), nullID(a.DuplicateOf), distanceArg(a), ratioArg(a), nullID(a.ClusterID),
-	}, blockArgs(a.Simhash)...)
-	err := t.db.QueryRow(ctx, `
-		INSERT INTO articles (
-			source, external_id, title, url, body, content_type, published_at,
-			content_hash, simhash, fingerprint_version, words,
-			status, duplicate_of, distance, word_ratio, cluster_head,
-			a0, a1, a2, a3, b0, b1, b2, b3)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-			$17, $18, $19, $20, $21, $22, $23, $24)
-		RETURNING id, ingested_at, cluster_id`, args...).Scan(&a.ID, &a.IngestedAt, &a.ClusterID)
+	err := t.db.QueryRow(ctx, insertArticleSQL, articleValues(a, body)...).Scan(&a.ID, &a.IngestedAt, &a.ClusterID)
 	return interpretError(err, "insert article")
 }
 
 // Replace stores new content, fingerprint and verdict for article a.ID and
 // sets its IngestedAt and ClusterID.
 func (t *storeTx) Replace(ctx context.Context, a *service.Article, body string) error {
-	args := append([]any{
-		a.ID, a.Title, a.URL, body, string(a.ContentType), a.PublishedAt,
-		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words),
-		string(a.Status), nullID(a.DuplicateOf), distanceArg(a), ratioArg(a), nullID(a.ClusterID),
-	}, blockArgs(a.Simhash)...)
-	err := t.db.QueryRow(ctx, `
-		UPDATE articles SET
-			title = $2, url = $3, body = $4, content_type = $5, published_at = $6,
-			ingested_at = clock_timestamp(),
-			content_hash = $7, simhash = $8, fingerprint_version = $9, words = $10,
-			status = $11, duplicate_of = $12, distance = $13, word_ratio = $14, cluster_head = $15,
-			a0 = $16, a1 = $17, a2 = $18, a3 = $19, b0 = $20, b1 = $21, b2 = $22, b3 = $23
-		WHERE id = $1
-		RETURNING ingested_at, cluster_id`, args...).Scan(&a.IngestedAt, &a.ClusterID)
+	args := append(articleValues(a, body), a.ID)
+	err := t.db.QueryRow(ctx, replaceArticleSQL, args...).Scan(&a.IngestedAt, &a.ClusterID)
 	return interpretError(err, "replace article")
 }
 
@@ -97,27 +72,4 @@ func (t *storeTx) Delete(ctx context.Context, id int64) error {
 		err = pgx.ErrNoRows
 	}
 	return interpretError(err, "delete article")
-}
-
-func nullID(id int64) *int64 {
-	if id == 0 {
-		return nil
-	}
-	return &id
-}
-
-func distanceArg(a *service.Article) *int16 {
-	if a.DuplicateOf == 0 {
-		return nil
-	}
-	d := int16(a.Distance)
-	return &d
-}
-
-func ratioArg(a *service.Article) *float32 {
-	if a.DuplicateOf == 0 {
-		return nil
-	}
-	r := float32(a.WordRatio)
-	return &r
 }

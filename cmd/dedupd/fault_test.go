@@ -18,8 +18,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
-	"github.com/newsdedup/newsdedup/service/corpus"
 )
 
 // The fault tests: the database going away under load (this file), SIGTERM

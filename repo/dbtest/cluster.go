@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/newsdedup/newsdedup/repo"
-	"github.com/newsdedup/newsdedup/repo/pgcluster"
+	"github.com/newsdedup/newsdedup/internal/pgcluster"
 )
 
 // PrivateDatabase is the database PrivateCluster creates and migrates.
@@ -39,7 +38,7 @@ func PrivateCluster(tb testing.TB) *pgcluster.Cluster {
 		tb.Fatalf("dbtest: private cluster: %v", err)
 	}
 	// A port clear of the ephemeral range (outgoing connections) and of
-	// cmd/devdb's; a random start keeps parallel test processes apart.
+	// tools/cmd/devdb's; a random start keeps parallel test processes apart.
 	first := 20000 + rand.IntN(10000)
 	c, err := pgcluster.New(filepath.Join(parent, "pg"), pgcluster.Options{
 		Owner:     "repo/dbtest",
@@ -85,11 +84,11 @@ func startPrivate(ctx context.Context, c *pgcluster.Cluster) error {
 	if err := c.Start(ctx); err != nil {
 		return err
 	}
-	dbURL, err := repo.CreateDatabase(ctx, c.URL("postgres"), PrivateDatabase, repo.DatabaseOptions{})
+	dbURL, err := CreateDatabase(ctx, c.URL("postgres"), PrivateDatabase, DatabaseOptions{})
 	if err != nil {
 		return err
 	}
-	if err := repo.MigrateUp(ctx, dbURL); err != nil {
+	if err := MigrateUp(ctx, dbURL); err != nil {
 		return fmt.Errorf("migrate %s: %w", PrivateDatabase, err)
 	}
 	return nil

@@ -8,7 +8,7 @@
 // dropped when the test ends; a failing test's database is kept and its URL
 // logged, so that one can look at what the test left behind.
 //
-// `make test` sets DATABASE_URL (starting a local cluster with cmd/devdb if
+// `make test` sets DATABASE_URL (starting a local cluster with tools/cmd/devdb if
 // needed). Without it the tests fail rather than skip: a suite that quietly
 // skips every database test proves nothing.
 package dbtest
@@ -32,7 +32,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/migrations"
-	"github.com/newsdedup/newsdedup/repo"
 )
 
 // templateLockKey is the pg_advisory_lock key that serialises building the
@@ -56,7 +55,7 @@ func ServerURL(tb testing.TB) string {
 	u := os.Getenv("DATABASE_URL")
 	if u == "" {
 		tb.Fatal("DATABASE_URL is not set: run the tests with `make test`, which starts a local PostgreSQL " +
-			"(cmd/devdb) and sets it, or set DATABASE_URL to a server where this role may CREATE DATABASE")
+			"(tools/cmd/devdb) and sets it, or set DATABASE_URL to a server where this role may CREATE DATABASE")
 	}
 	return u
 }
@@ -83,7 +82,7 @@ func URL(tb testing.TB) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dbURL, err := repo.CreateDatabase(ctx, server, name, repo.DatabaseOptions{Template: template.name})
+	dbURL, err := CreateDatabase(ctx, server, name, DatabaseOptions{Template: template.name})
 	if err != nil {
 		tb.Fatalf("dbtest: %v", err)
 	}
@@ -95,7 +94,7 @@ func URL(tb testing.TB) string {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if err := repo.DropDatabase(ctx, server, name); err != nil {
+		if err := DropDatabase(ctx, server, name); err != nil {
 			tb.Errorf("dbtest: %v", err)
 		}
 	})
@@ -163,11 +162,11 @@ func ensureTemplate(ctx context.Context, server string) (string, error) {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident(building)); err != nil {
 		return "", fmt.Errorf("create %s: %w", building, err)
 	}
-	buildURL, err := repo.DatabaseURL(server, building)
+	buildURL, err := DatabaseURL(server, building)
 	if err != nil {
 		return "", err
 	}
-	if err := repo.MigrateUp(ctx, buildURL); err != nil {
+	if err := MigrateUp(ctx, buildURL); err != nil {
 		return "", fmt.Errorf("migrate %s: %w", building, err)
 	}
 

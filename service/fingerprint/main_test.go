@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/newsdedup/newsdedup/service/corpus"
+	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 

@@ -3,7 +3,7 @@ package fingerprint_test
 import (
 	"testing"
 
-	"github.com/newsdedup/newsdedup/service/corpus"
+	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is one run's settings: the flags, and the sizes the tests shrink.
+type config struct {
+	serverURL string // a server where the role may CREATE DATABASE
+	dbPrefix  string // the databases are named dbPrefix + tier label
+	tiers     []int  // table sizes, ascending
+	queries   int    // query fingerprints per method and tier
+	keep      bool   // keep the databases
+	out       string // folder of benchmarks.md, .json and -latency.png
+	command   string // the command line, for the report
+
+	realGroups    int           // originals cut from 围城; each gives 3 stored copies besides itself and 1 unstored repost
+	scanQueries   int           // queries of the full scan at tiers above scanAllBelow
+	scanAllBelow  int           // at or below this many rows the full scan runs every query
+	trgmQueries   int           // pg_trgm queries (each a repost's body)
+	unrelated     int           // uniformly random query fingerprints per tier
+	seqDuration   time.Duration // /v1/check with one client
+	checkDuration time.Duration // /v1/check with checkClients clients
+	checkClients  int
+	ingestCount   int   // articles per ingest run
+	ingestClients []int // concurrent clients of the ingest runs
+	batchSize     int
+	fpDuration    time.Duration // the fingerprint loop
+	poolSize      int32         // the service's pool
+	progress      io.Writer     // where progress lines go
+	rerender      string        // a benchmarks.json to write the report and plot from again, measuring nothing
+}
+
+// defaultConfig is the configuration `make bench` runs.
+func defaultConfig() config {
+	return config{
+		dbPrefix:      "bench_",
+		tiers:         []int{100_000, 1_000_000},
+		queries:       500,
+		out:           "docs",
+		realGroups:    5_000,
+		scanQueries:   20,
+		scanAllBelow:  100_000,
+		trgmQueries:   20,
+		unrelated:     200,
+		seqDuration:   10 * time.Second,
+		checkDuration: 30 * time.Second,
+		checkClients:  20,
+		ingestCount:   8_000,
+		ingestClients: []int{1, 2, 4},
+		batchSize:     200,
+		fpDuration:    5 * time.Second,
+		poolSize:      16,
+	}
+}
+
+// parseFlags reads the command line into a configuration. DATABASE_URL comes
+// from the environment.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	cfg := defaultConfig()
+	fs := flag.NewFlagSet("dedupbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tiers := fs.String("tiers", "100k,1m", "table sizes to build, comma-separated: 100k, 1m, 5m (5m is opt-in: about two minutes and 2 GB of disk more) or a number")
+	fs.IntVar(&cfg.queries, "queries", cfg.queries, "query fingerprints per method and tier")
+	fs.BoolVar(&cfg.keep, "keep", false, "keep the bench_<tier> databases")
+	fs.StringVar(&cfg.out, "out", cfg.out, "folder to write benchmarks.md, benchmarks.json and benchmarks-latency.png to")
+	fs.StringVar(&cfg.rerender, "rerender", "", "measure nothing: write the report and the plot again from this benchmarks.json (after a change to how they are written)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if cfg.rerender != "" {
+		return cfg, nil
+	}
+	var err error
+	if cfg.tiers, err = parseTiers(*tiers); err != nil {
+		return cfg, err
+	}
+	if cfg.queries < 3 {
+		return cfg, fmt.Errorf("-queries must be at least 3, not %d", cfg.queries)
+	}
+	cfg.serverURL = os.Getenv("DATABASE_URL")
+	if cfg.serverURL == "" {
+		return cfg, errors.New("DATABASE_URL is not set: name a PostgreSQL server where this role may CREATE DATABASE")
+	}
+	cfg.command = "go run ./tools/cmd/dedupbench " + strings.Join(args, " ")
+	return cfg, nil
+}
+
+// parseTiers reads "100k,1m,5m" (or plain numbers) into ascending sizes.
+func parseTiers(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		mult := 1
+		switch {
+		case strings.HasSuffix(f, "k"):
+			mult, f = 1_000, strings.TrimSuffix(f, "k")
+		case strings.HasSuffix(f, "m"):
+			mult, f = 1_000_000, strings.TrimSuffix(f, "m")
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 || n > 100_000_000/mult {
+			return nil, fmt.Errorf("-tiers: %q is not a table size such as 100k, 1m or 5m", f)
+		}
+		out = append(out, n*mult)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// tierLabel names a table size as the flags do: 100k, 1m, 5m, 2k.
+func tierLabel(n int) string {
+	switch {
+	case n%1_000_000 == 0:
+		return strconv.Itoa(n/1_000_000) + "m"
+	case n%1_000 == 0:
+		return strconv.Itoa(n/1_000) + "k"
+	}
+	return strconv.Itoa(n)
+}
+
+// tierFor picks the tier a measurement made once runs at: want if it is
+// one of the tiers, otherwise the largest tier below it, otherwise the
+// smallest one.
+func tierFor(tiers []int, want int) int {
+	best := tiers[0]
+	for _, t := range tiers {
+		if t <= want {
+			best = t
+		}
+	}
+	return best
+}

@@ -1,0 +1,40 @@
+// Command dedupbench measures what newsdedup's design promises, on real
+// PostgreSQL, and writes the figures to docs/benchmarks.md,
+// docs/benchmarks.json and docs/benchmarks-latency.png.
+//
+// Why it exists: the design (shared design §3–§4) rests on a claim — eight
+// 16-bit block columns with one B-tree each, queried as a BitmapAnd of two
+// BitmapOrs, find every fingerprint within 3 bits in about a millisecond
+// however many millions of rows are stored — and on a choice (smallint block
+// values rather than bigint masked ones). A claim like that is only as good
+// as its measurement, so this command builds tables of 100,000 to 5,000,000
+// fingerprints, times the service's candidate query next to a full scan, one
+// family of blocks alone and pg_trgm, and then times the whole service over
+// HTTP. `make bench` runs it; its output is committed so that a regression
+// shows up as a diff.
+//
+// Usage:
+//
+//	DATABASE_URL=postgres://… go run ./tools/cmd/dedupbench [-tiers 100k,1m[,5m]] [-queries 500] [-keep] [-out docs]
+//
+// DATABASE_URL names a server where the role may CREATE DATABASE: each tier
+// gets a database bench_<tier> of its own, dropped at the end unless -keep.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "dedupbench: %v\n", err)
+		os.Exit(1)
+	}
+}

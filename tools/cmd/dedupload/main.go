@@ -1,0 +1,458 @@
+// Command dedupload puts the real dedupd under a bounded load over loopback
+// and reports its throughput, latencies, errors and memory.
+//
+// It creates a fresh database (migrated) on DATABASE_URL's server, builds
+// dedupd from this module and runs `dedupd serve` on 127.0.0.1:0 with a
+// pool of 16 connections, then drives it with concurrent clients: about
+// half the requests ingest an article (new ones, and light reposts of ones
+// ingested before, so that verdicts vary), 40% check one, 10% read one back.
+// After a warm-up it measures for -duration, and on until -min-requests
+// requests have completed, but never past -max-duration. It reads dedupd's
+// memory from /metrics once a second: the Go heap, the resident set and the
+// C heap (where gojieba allocates). At the end it stops dedupd with SIGTERM
+// and drops the database.
+//
+// It asserts nothing. It prints a verdict line (memory flat or not) and a
+// Markdown section for docs/benchmarks.md on stdout, progress on stderr,
+// and with -out FILE the figures as JSON.
+//
+// Usage (make loadtest sets DATABASE_URL, starting the local cluster):
+//
+//	DATABASE_URL=postgres://… go run ./tools/cmd/dedupload [-clients 50] [-duration 60s] [-min-requests 100000] [-out FILE]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "dedupload: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// settings are the command line's.
+type settings struct {
+	Clients     int           `json:"clients"`
+	Duration    time.Duration `json:"duration_ns"`
+	MinRequests int           `json:"min_requests"`
+	MaxDuration time.Duration `json:"max_duration_ns"`
+	Warmup      time.Duration `json:"warmup_ns"`
+	Pool        int           `json:"db_max_conns"`
+	Articles    int           `json:"articles"`
+	Seed        uint64        `json:"seed"`
+	out         string
+	md          string
+	dedupd      string
+}
+
+func parseFlags(args []string, stderr io.Writer) (settings, error) {
+	var s settings
+	fs := flag.NewFlagSet("dedupload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&s.Clients, "clients", 50, "concurrent clients")
+	fs.DurationVar(&s.Duration, "duration", 60*time.Second, "how long to measure, at least")
+	fs.IntVar(&s.MinRequests, "min-requests", 100_000, "measure on past -duration until this many requests completed")
+	fs.DurationVar(&s.MaxDuration, "max-duration", 8*time.Minute, "hard cap on the measurement, whatever -min-requests says")
+	fs.DurationVar(&s.Warmup, "warmup", 10*time.Second, "load before the measurement begins, not counted")
+	fs.IntVar(&s.Pool, "pool", 16, "dedupd's database pool (DEDUP_DB_MAX_CONNS)")
+	fs.IntVar(&s.Articles, "articles", 20_000, "distinct texts cut from the novel (keys are always distinct)")
+	fs.Uint64Var(&s.Seed, "seed", 1, "seed of the articles and of the mix")
+	fs.StringVar(&s.out, "out", "", "also write the figures as JSON to this file")
+	fs.StringVar(&s.md, "md", "", "also write the Markdown section to this file (docs/loadtest.md, which docs/benchmarks.md embeds)")
+	fs.StringVar(&s.dedupd, "dedupd", "", "a dedupd binary to run instead of building one from this module")
+	if err := fs.Parse(args); err != nil {
+		return s, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return s, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case s.Clients < 1, s.Pool < 1, s.Articles < 1:
+		return s, errors.New("-clients, -pool and -articles must be at least 1")
+	case s.Duration <= 0, s.MaxDuration < s.Duration, s.Warmup < 0:
+		return s, errors.New("want 0 < -duration <= -max-duration and -warmup >= 0")
+	}
+	return s, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	s, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "dedupload: "+format+"\n", args...) }
+	server := os.Getenv("DATABASE_URL")
+	if server == "" {
+		return errors.New("DATABASE_URL is not set: run `make loadtest`, or set it to a server where this role may CREATE DATABASE")
+	}
+	rep := report{Settings: s, Started: time.Now(), CPUs: runtime.NumCPU(), LoadAvgStart: loadAverage()}
+	if u, err := pgconn.ParseConfig(server); err == nil {
+		rep.Database = fmt.Sprintf("%s:%d", u.Host, u.Port)
+	}
+
+	// The articles, cut before anything starts.
+	novel, err := corpus.LoadNovel()
+	if err != nil {
+		return err
+	}
+	articles := novel.Overlapping(rand.New(rand.NewPCG(s.Seed, 0x61727469)), s.Articles, 200, 1500)
+	if len(articles) == 0 {
+		return errors.New("the novel gave no articles")
+	}
+
+	// A fresh database, dropped at the end.
+	dbName, dbURL, err := createDatabase(ctx, server)
+	if err != nil {
+		return err
+	}
+	logf("created the database %s", dbName)
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if err := dbtest.DropDatabase(dctx, server, dbName); err != nil {
+			logf("%v", err)
+		} else {
+			logf("dropped the database %s", dbName)
+		}
+	}()
+	if err := dbtest.MigrateUp(ctx, dbURL); err != nil {
+		return err
+	}
+
+	// dedupd, built from this module.
+	bin := s.dedupd
+	if bin == "" {
+		dir, err := os.MkdirTemp("", "dedupload-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		bin = filepath.Join(dir, "dedupd")
+		logf("building dedupd")
+		if err := buildDedupd(ctx, bin); err != nil {
+			return err
+		}
+	}
+	d, err := startDedupd(ctx, bin, map[string]string{
+		"DATABASE_URL":       dbURL,
+		"DEDUP_ADDR":         "127.0.0.1:0",
+		"DEDUP_DB_MAX_CONNS": fmt.Sprint(s.Pool),
+		"DEDUP_LOG_FORMAT":   "json",
+	}, stderr)
+	if err != nil {
+		return err
+	}
+	defer d.kill()
+	base := "http://" + d.addr
+	logf("dedupd (pid %d) listens on %s", d.cmd.Process.Pid, d.addr)
+
+	// The load.
+	transport := &http.Transport{MaxIdleConns: s.Clients * 2, MaxIdleConnsPerHost: s.Clients * 2, IdleConnTimeout: time.Minute}
+	tr := &traffic{base: base, client: &http.Client{Transport: transport, Timeout: time.Minute}, novel: novel, articles: articles}
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	defer stopLoad()
+	all := make([]*clientStats, s.Clients)
+	var wg sync.WaitGroup
+	for i := range s.Clients {
+		all[i] = newClientStats()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tr.run(loadCtx, s.Seed*1000+uint64(i), all[i])
+		}()
+	}
+	logf("%d clients: warming up for %s", s.Clients, s.Warmup)
+	select {
+	case <-time.After(s.Warmup):
+	case <-ctx.Done():
+	}
+
+	// The measurement, memory sampled once a second, a reading every 10 s.
+	start := time.Now()
+	tr.measureFrom.Store(start.UnixNano())
+	logf("measuring for %s, and on until %d requests (at most %s)", s.Duration, s.MinRequests, s.MaxDuration)
+	metricsClient := &http.Client{Transport: &http.Transport{}}
+	// window holds the samples since the last reading; recent the last ten,
+	// so that the end reading covers 10 s even when its window is short.
+	var window, recent []memSample
+	var scrapeErrs int
+	tick := time.NewTicker(time.Second)
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			done = true
+			logf("interrupted: stopping early")
+			continue
+		case <-tick.C:
+		}
+		elapsed := time.Since(start)
+		if m, err := scrape(ctx, metricsClient, base); err != nil {
+			scrapeErrs++
+			logf("%v", err)
+		} else {
+			m.At = elapsed
+			window = append(window, m)
+			recent = append(recent, m)
+			if len(recent) > 10 {
+				recent = recent[1:]
+			}
+		}
+		n := tr.completed.Load()
+		done = elapsed >= s.MaxDuration || elapsed >= s.Duration && n >= int64(s.MinRequests)
+		if len(window) == 10 || done && len(window) > 0 {
+			label := fmt.Sprintf("%.0f s", elapsed.Seconds())
+			switch {
+			case len(rep.Memory) == 0:
+				label = "start (first 10 s after warm-up)"
+			case done:
+				label = fmt.Sprintf("end (last 10 s, to %.0f s)", elapsed.Seconds())
+				window = recent
+			}
+			r := reading(label, window)
+			rep.Memory = append(rep.Memory, r)
+			window = nil
+			logf("%5.0f s: %d requests (%.0f/s); Go heap in use %s, live %s; RSS %s; C heap %s", elapsed.Seconds(), n,
+				float64(n)/elapsed.Seconds(), mib(r.GoHeapBytes), mib(r.GoLiveBytes), mib(r.RSSBytes), mib(r.CHeapBytes))
+		}
+	}
+	tick.Stop()
+	stopLoad()
+	wg.Wait()
+	stats := merge(all)
+	rep.Elapsed = stats.last.Sub(start)
+	rep.ScrapeErrors = scrapeErrs
+	rep.LoadAvgEnd = loadAverage()
+
+	// dedupd stops as in production.
+	rep.Shutdown = d.stop(45 * time.Second)
+	logf("dedupd: %s", rep.Shutdown)
+	rep.DedupdWarnings, rep.DedupdErrors, rep.DedupdLastErrors = d.logCounts()
+
+	rep.fill(stats)
+	fmt.Fprintln(stdout, rep.verdictLine())
+	fmt.Fprintln(stdout)
+	rep.markdown(stdout)
+	if s.md != "" {
+		var b strings.Builder
+		rep.markdown(&b)
+		if err := os.WriteFile(s.md, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		logf("wrote %s", s.md)
+	}
+	if s.out != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(s.out, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+		logf("wrote %s", s.out)
+	}
+	return ctx.Err()
+}
+
+// createDatabase creates a database with a fresh name on server's and
+// returns its name and URL.
+func createDatabase(ctx context.Context, server string) (string, string, error) {
+	var b [6]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		return "", "", err
+	}
+	name := "newsdedup_load_" + hex.EncodeToString(b[:])
+	dbURL, err := dbtest.CreateDatabase(ctx, server, name, dbtest.DatabaseOptions{})
+	return name, dbURL, err
+}
+
+// buildDedupd builds ./cmd/dedupd of the module the go command is in.
+func buildDedupd(ctx context.Context, bin string) error {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return errors.New("not inside the newsdedup module: run dedupload from the project folder, or pass -dedupd")
+	}
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/newsdedup/newsdedup/cmd/dedupd")
+	cmd.Dir = filepath.Dir(gomod)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/dedupd: %w\n%s", err, out)
+	}
+	return nil
+}
+
+// dedupdProcess is dedupd running as a subprocess.
+type dedupdProcess struct {
+	cmd    *exec.Cmd
+	addr   string
+	exited chan struct{}
+	err    error
+
+	mu         sync.Mutex
+	warnings   int
+	errors     int
+	lastErrors []string
+	tail       []string // the last lines of its log
+}
+
+// startDedupd runs bin serve with env on top of this process's environment
+// (less DATABASE_URL and DEDUP_ variables) and waits until it listens.
+func startDedupd(ctx context.Context, bin string, env map[string]string, stderr io.Writer) (*dedupdProcess, error) {
+	d := &dedupdProcess{cmd: exec.Command(bin, "serve"), exited: make(chan struct{})}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DEDUP_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
+			d.cmd.Env = append(d.cmd.Env, kv)
+		}
+	}
+	for k, v := range env {
+		d.cmd.Env = append(d.cmd.Env, k+"="+v)
+	}
+	pipe, err := d.cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := d.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start dedupd: %w", err)
+	}
+	addr := make(chan string, 1)
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		d.readLog(pipe, addr)
+	}()
+	go func() {
+		<-logDone
+		d.err = d.cmd.Wait()
+		close(d.exited)
+	}()
+	select {
+	case d.addr = <-addr:
+		return d, nil
+	case <-d.exited:
+		return nil, fmt.Errorf("dedupd exited (%v) before listening; its log ends:\n%s", d.err, d.logTail())
+	case <-time.After(time.Minute):
+		d.kill()
+		return nil, fmt.Errorf("dedupd did not listen within a minute; its log ends:\n%s", d.logTail())
+	case <-ctx.Done():
+		d.kill()
+		return nil, ctx.Err()
+	}
+}
+
+// readLog reads dedupd's JSON log: the address it listens on, and the
+// warnings and errors. The access log (a line per request) is only counted
+// past: parsing it would take CPU from the load.
+func (d *dedupdProcess) readLog(r io.Reader, addr chan<- string) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		d.mu.Lock()
+		if len(d.tail) == 20 {
+			d.tail = d.tail[1:]
+		}
+		d.tail = append(d.tail, string(line))
+		switch {
+		case bytes.Contains(line, []byte(`"level":"ERROR"`)):
+			d.errors++
+			if len(d.lastErrors) < 10 {
+				d.lastErrors = append(d.lastErrors, string(line))
+			}
+		case bytes.Contains(line, []byte(`"level":"WARN"`)):
+			d.warnings++
+		}
+		d.mu.Unlock()
+		if bytes.Contains(line, []byte(`"msg":"listening"`)) {
+			var rec struct{ Addr string }
+			if json.Unmarshal(line, &rec) == nil {
+				select {
+				case addr <- rec.Addr:
+				default:
+				}
+			}
+		}
+	}
+	io.Copy(io.Discard, r)
+}
+
+func (d *dedupdProcess) logTail() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return strings.Join(d.tail, "\n")
+}
+
+func (d *dedupdProcess) logCounts() (warnings, errors int, first []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.warnings, d.errors, d.lastErrors
+}
+
+// stop sends SIGTERM and waits for the exit, killing dedupd after wait; it
+// says how it went.
+func (d *dedupdProcess) stop(wait time.Duration) string {
+	start := time.Now()
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return fmt.Sprintf("SIGTERM failed: %v", err)
+	}
+	select {
+	case <-d.exited:
+		if d.err != nil {
+			return fmt.Sprintf("exited with %v %s after SIGTERM", d.err, time.Since(start).Round(time.Millisecond))
+		}
+		return fmt.Sprintf("exited 0 %s after SIGTERM", time.Since(start).Round(time.Millisecond))
+	case <-time.After(wait):
+		d.kill()
+		return fmt.Sprintf("still running %s after SIGTERM: killed", wait)
+	}
+}
+
+func (d *dedupdProcess) kill() {
+	select {
+	case <-d.exited:
+	default:
+		d.cmd.Process.Kill()
+		<-d.exited
+	}
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages, or zeros.
+func loadAverage() [3]float64 {
+	var la [3]float64
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return la
+	}
+	fmt.Sscan(string(b), &la[0], &la[1], &la[2])
+	return la
+}
