@@ -43,12 +43,8 @@ func (a *api) ingestBatch(c echo.Context) error {
 	if err := decodeBody(c, a.maxBatch, &req); err != nil {
 		return err
 	}
-	switch n := len(req.Articles); {
-	case n == 0:
-		return service.Invalid("articles", "must hold at least one article")
-	case n > service.MaxBatch:
-		return &service.Error{Kind: service.KindTooLarge, Field: "articles",
-			Message: "articles: a batch holds at most " + strconv.Itoa(service.MaxBatch) + " articles, not " + strconv.Itoa(n)}
+	if err := service.CheckBatchSize(len(req.Articles)); err != nil {
+		return err
 	}
 
 	results := make([]any, len(req.Articles))
@@ -59,8 +55,8 @@ func (a *api) ingestBatch(c echo.Context) error {
 		if int64(len(raw)) > a.maxBody {
 			// Each article of a batch is bounded as a single article's
 			// request is: a batch is no way around the limit.
-			results[i] = a.itemError(c, &service.Error{Kind: service.KindTooLarge,
-				Message: fmt.Sprintf("the article is %d bytes of JSON, more than the %d a single article may be", len(raw), a.maxBody)})
+			results[i] = a.itemError(c, &requestError{status: http.StatusRequestEntityTooLarge, code: codeTooLarge,
+				message: fmt.Sprintf("the article is %d bytes of JSON, more than the %d a single article may be", len(raw), a.maxBody)})
 			continue
 		}
 		var ar articleRequest

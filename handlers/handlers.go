@@ -1,7 +1,8 @@
-// Package handlers is newsdedup's HTTP API (design §7) on echo v4: it binds
-// requests, checks their shape, calls the service and writes JSON. It holds
-// no domain logic; every error becomes a response in one place, the echo
-// HTTPErrorHandler in errors.go.
+// Package handlers is newsdedup's HTTP API on echo v4, as openapi.json (the
+// contract, served at /openapi.json) describes it: it binds requests, checks
+// their shape, calls the service and writes JSON. It holds no domain logic;
+// every error becomes a response in one place, the echo HTTPErrorHandler in
+// errors.go, which owns every HTTP status and error code.
 package handlers
 
 import (
@@ -61,7 +62,7 @@ type api struct {
 	keys           [][sha256.Size]byte // digests of the API keys
 }
 
-// New returns the HTTP API over svc: every route of design §7, the
+// New returns the HTTP API over svc: every route of openapi.json, the
 // middleware (recovery, request id, deadline, access log, metrics, auth) and
 // the error handler. It fails when Logger or Registry is missing, a limit is
 // negative or the metrics cannot be registered (already registered on that

@@ -130,11 +130,10 @@ func (a *api) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		token, ok := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 		if !ok {
-			return &service.Error{Kind: service.KindUnauthorized,
-				Message: "an API key is required: send Authorization: Bearer <key>"}
+			return unauthorized("an API key is required: send Authorization: Bearer <key>")
 		}
 		if !a.validKey(token) {
-			return &service.Error{Kind: service.KindUnauthorized, Message: "the API key is not valid"}
+			return unauthorized("the API key is not valid")
 		}
 		return next(c)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -85,6 +84,18 @@ func (r *articleRequest) toService(defaults service.Options) (service.ArticleInp
 	return in, opts, nil
 }
 
+// DecodeArticle reads one article as POST /v1/articles takes it — the same
+// strict JSON, the same fields and options — for callers that read articles
+// from elsewhere (dedupd import). defaults are the options the article does
+// not set. Its errors name the field at fault.
+func DecodeArticle(data []byte, defaults service.Options) (service.ArticleInput, service.Options, error) {
+	var req articleRequest
+	if err := unmarshalStrict(data, &req); err != nil {
+		return service.ArticleInput{}, defaults, err
+	}
+	return req.toService(defaults)
+}
+
 // compareRequest is two texts to compare.
 type compareRequest struct {
 	A *textRequest `json:"a"`
@@ -135,14 +146,18 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 		if errors.As(err, &mbe) {
 			return nil, tooLarge(limit)
 		}
-		return nil, &service.Error{Kind: service.KindMalformed, Message: "the request body could not be read", Err: err}
+		var re *requestError
+		if errors.As(err, &re) {
+			return nil, err
+		}
+		return nil, &requestError{status: http.StatusBadRequest, code: codeInvalidJSON, message: "the request body could not be read", err: err}
 	}
 	body := bytes.TrimPrefix(buf.Bytes(), []byte(utf8BOM))
 	if !utf8.Valid(body) {
-		return nil, &service.Error{Kind: service.KindInvalid, Message: "body of the request is not valid UTF-8"}
+		return nil, invalidBody("body of the request is not valid UTF-8")
 	}
 	if se := findLoneSurrogate(body); se != nil {
-		return nil, &service.Error{Kind: service.KindInvalid, Message: se.Error()}
+		return nil, invalidBody(se.Error())
 	}
 	return body, nil
 }
@@ -165,13 +180,13 @@ func decodedBody(req *http.Request, limit int64) (io.ReadCloser, error) {
 			return nil, tooLarge(limit)
 		}
 		if err != nil {
-			return nil, &service.Error{Kind: service.KindMalformed,
-				Message: "the request body is not gzip, as Content-Encoding says", Err: err}
+			re := malformed("", "the request body is not gzip, as Content-Encoding says")
+			re.err = err
+			return nil, re
 		}
 		return gzipBody{zr: zr, body: compressed}, nil
 	default:
-		return nil, &service.Error{Kind: service.KindUnsupportedMedia,
-			Message: fmt.Sprintf("Content-Encoding must be gzip or identity, not %q", coding)}
+		return nil, unsupportedMedia("Content-Encoding must be gzip or identity, not %q", coding)
 	}
 }
 
@@ -188,26 +203,21 @@ func (g gzipBody) Read(p []byte) (int, error) {
 	n, err := g.zr.Read(p)
 	var mbe *http.MaxBytesError
 	if err != nil && !errors.Is(err, io.EOF) && !errors.As(err, &mbe) {
-		err = &service.Error{Kind: service.KindMalformed, Message: "the gzip body is corrupt", Err: err}
+		re := malformed("", "the gzip body is corrupt")
+		re.err = err
+		err = re
 	}
 	return n, err
-}
-
-func tooLarge(limit int64) error {
-	return &service.Error{Kind: service.KindTooLarge,
-		Message: fmt.Sprintf("the request body is larger than %d bytes", limit)}
 }
 
 // checkContentType accepts application/json, with no charset or UTF-8.
 func checkContentType(header string) error {
 	mt, params, err := mime.ParseMediaType(header)
 	if err != nil || mt != echo.MIMEApplicationJSON {
-		return &service.Error{Kind: service.KindUnsupportedMedia,
-			Message: "Content-Type must be application/json"}
+		return unsupportedMedia("Content-Type must be application/json")
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
-		return &service.Error{Kind: service.KindUnsupportedMedia,
-			Message: fmt.Sprintf("the body must be UTF-8, not charset %q", cs)}
+		return unsupportedMedia("the body must be UTF-8, not charset %q", cs)
 	}
 	return nil
 }
@@ -226,15 +236,7 @@ func unmarshalStrict(data []byte, v any) error {
 	return jsonError(json.Unmarshal(data, v, json.RejectUnknownMembers(true)))
 }
 
-func malformed(field, format string, args ...any) *service.Error {
-	msg := fmt.Sprintf(format, args...)
-	if field != "" {
-		msg = field + ": " + msg
-	}
-	return &service.Error{Kind: service.KindMalformed, Field: field, Message: msg}
-}
-
-// jsonError turns a decoding error into a KindMalformed error a client can
+// jsonError turns a decoding error into a 400 invalid_json error a client can
 // act on, naming the field by the last name of its JSON pointer.
 func jsonError(err error) error {
 	var syntax *jsontext.SyntacticError

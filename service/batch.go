@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -24,6 +25,20 @@ type BatchResult struct {
 	Err     error
 }
 
+// CheckBatchSize refuses a batch of n articles that IngestBatch would
+// refuse: KindInvalid when it is empty, KindTooLarge beyond MaxBatch. A
+// caller that reads a batch checks it before reading its articles.
+func CheckBatchSize(n int) error {
+	switch {
+	case n == 0:
+		return Invalid("articles", "must hold at least one article")
+	case n > MaxBatch:
+		return &Error{Kind: KindTooLarge, Field: "articles",
+			Message: fmt.Sprintf("articles: a batch holds at most %d articles, not %d", MaxBatch, n)}
+	}
+	return nil
+}
+
 // IngestBatch ingests the articles of a batch in order, as Ingest would one
 // by one: an article that duplicates an earlier one of the same batch is
 // judged a duplicate of it. Articles are fingerprinted in parallel ahead of
@@ -35,12 +50,8 @@ type BatchResult struct {
 // database cannot be reached: articles stored before that stay stored, and a
 // retry of the batch returns their stored verdicts.
 func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchResult, error) {
-	switch {
-	case len(items) == 0:
-		return nil, Invalid("articles", "must hold at least one article")
-	case len(items) > MaxBatch:
-		return nil, &Error{Kind: KindTooLarge, Field: "articles",
-			Message: "articles: a batch holds at most 1000 articles"}
+	if err := CheckBatchSize(len(items)); err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ready, wait := s.prepareAll(ctx, items)

@@ -32,17 +32,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	if err != nil {
 		return Verdict{}, err
 	}
-	v := Verdict{
-		ExternalID: in.ExternalID,
-		Source:     in.Source,
-		Status:     d.status,
-		Matches:    d.matches,
-		Simhash:    fp.Simhash,
-		Candidates: candidates,
-	}
-	if d.best != nil {
-		v.DuplicateOf = d.best.reference()
-		v.ClusterID = d.best.clusterID
-	}
+	v := verdictOf(newArticle(&in, fp, link(0, d)), d.matches)
+	v.Candidates = candidates
 	return v, nil
 }

@@ -76,36 +76,37 @@ func lockCluster(ctx context.Context, tx Tx, locks *clusterLocks, id, clusterID 
 }
 
 // lockMatch locks the cluster of the article an article is about to link to
-// and returns that article as it is once the lock is held. If it is gone, or
-// no longer holds the fingerprint it was judged against (new content under
-// its key arrived meanwhile), it returns ErrConflict: the transaction runs
-// again and judges again.
-func lockMatch(ctx context.Context, tx Tx, locks *clusterLocks, m *Match) (Article, error) {
+// and sets m's cluster to the one the article is in once the lock is held.
+// If it is gone, or no longer holds the fingerprint it was judged against
+// (new content under its key arrived meanwhile), it returns ErrConflict:
+// the transaction runs again and judges again.
+func lockMatch(ctx context.Context, tx Tx, locks *clusterLocks, m *Match) error {
 	a, err := lockCluster(ctx, tx, locks, m.ID, m.clusterID)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return Article{}, &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile", Err: err}
+		return &Error{Kind: KindConflict, Message: "the matched article was deleted meanwhile", Err: err}
 	case err != nil:
-		return Article{}, err
+		return err
 	case a.Simhash != m.simhash || a.ContentHash != m.contentHash:
-		return Article{}, &Error{Kind: KindConflict, Message: "the matched article changed meanwhile"}
+		return &Error{Kind: KindConflict, Message: "the matched article changed meanwhile"}
 	}
-	return a, nil
+	m.clusterID = a.ClusterID
+	return nil
 }
 
-// link is the verdict of article id under decision d, the match already
-// locked: the article it links to and that article's cluster.
-func link(id int64, d decision, match Article) Link {
+// link is the verdict of article id under decision d: the article it links
+// to, its best match, and that article's cluster.
+func link(id int64, d decision) Link {
 	if d.best == nil {
 		return Link{ID: id, Status: StatusUnique}
 	}
 	return Link{
 		ID:          id,
 		Status:      d.status,
-		DuplicateOf: match.ID,
+		DuplicateOf: d.best.ID,
 		Distance:    d.best.Distance,
 		WordRatio:   d.best.WordRatio,
-		ClusterID:   match.ClusterID,
+		ClusterID:   d.best.clusterID,
 	}
 }
 
@@ -125,13 +126,12 @@ func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Artic
 		if err != nil {
 			return err
 		}
-		var match Article
 		if dec.best != nil {
-			if match, err = lockMatch(ctx, tx, locks, dec.best); err != nil {
+			if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
 				return err
 			}
 		}
-		if err := tx.Relink(ctx, link(d.ID, dec, match)); err != nil {
+		if err := tx.Relink(ctx, link(d.ID, dec)); err != nil {
 			return err
 		}
 	}

@@ -5,39 +5,33 @@ import (
 	"fmt"
 )
 
-// Kind says what sort of failure an Error is; the handlers map each kind to
-// one HTTP status and error code.
+// Kind says what sort of failure an Error is, in the domain's terms. The
+// handlers map each kind to one HTTP status and error code; the kinds of a
+// request that HTTP itself refuses (malformed JSON, a wrong media type, no
+// API key) are theirs, not the service's.
 type Kind uint8
 
 // The kinds of error. KindInternal is the zero value: anything not classified
 // is a fault of ours, and its cause is logged, never shown.
 const (
-	KindInternal         Kind = iota
-	KindInvalid               // a field out of range, an empty body, a bad time
-	KindMalformed             // a request that cannot be read: bad JSON, wrong types
-	KindNotFound              // no such article
-	KindUnauthorized          // no or a wrong API key
-	KindTooLarge              // a body or batch over its limit
-	KindUnsupportedMedia      // not application/json
-	KindMethodNotAllowed      // a route that exists, with another method
-	KindUnavailable           // the database cannot be reached in time
-	KindConflict              // a transient conflict between concurrent writers; retried
+	KindInternal    Kind = iota
+	KindInvalid          // a field out of range, an empty body, a bad time
+	KindNotFound         // no such article
+	KindTooLarge         // a batch or a text over its limit
+	KindUnavailable      // the database cannot be reached in time, or the deadline passed
+	KindConflict         // a transient conflict between concurrent writers; retried
 )
 
 var kindNames = [...]string{
-	KindInternal:         "internal",
-	KindInvalid:          "invalid_argument",
-	KindMalformed:        "invalid_json",
-	KindNotFound:         "not_found",
-	KindUnauthorized:     "unauthorized",
-	KindTooLarge:         "too_large",
-	KindUnsupportedMedia: "unsupported_media_type",
-	KindMethodNotAllowed: "method_not_allowed",
-	KindUnavailable:      "unavailable",
-	KindConflict:         "conflict",
+	KindInternal:    "internal",
+	KindInvalid:     "invalid",
+	KindNotFound:    "not found",
+	KindTooLarge:    "too large",
+	KindUnavailable: "unavailable",
+	KindConflict:    "conflict",
 }
 
-// String is the kind's snake_case error code.
+// String names the kind, for logs.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -45,8 +39,8 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// Error is the one error type of newsdedup. Message is safe to show a client
-// and names the field at fault; Err is the cause, for logs only.
+// Error is the one error type of newsdedup's domain. Message is safe to show
+// a client and names the field at fault; Err is the cause, for logs only.
 type Error struct {
 	Kind    Kind
 	Field   string // the request field at fault, if one is
@@ -78,6 +72,7 @@ func (e *Error) Is(target error) bool {
 var (
 	ErrInvalid     = &Error{Kind: KindInvalid}
 	ErrNotFound    = &Error{Kind: KindNotFound}
+	ErrTooLarge    = &Error{Kind: KindTooLarge}
 	ErrUnavailable = &Error{Kind: KindUnavailable}
 	ErrConflict    = &Error{Kind: KindConflict}
 )

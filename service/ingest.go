@@ -92,14 +92,13 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 	if err != nil {
 		return Verdict{}, err
 	}
-	var match Article
 	if d.best != nil {
-		if match, err = lockMatch(ctx, tx, &locks, d.best); err != nil {
+		if err := lockMatch(ctx, tx, &locks, d.best); err != nil {
 			return Verdict{}, err
 		}
 	}
 
-	a := newArticle(in, fp, link(existing.ID, d, match))
+	a := newArticle(in, fp, link(existing.ID, d))
 	if replacing {
 		err = tx.Replace(ctx, &a, in.Body)
 	} else {

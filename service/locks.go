@@ -11,17 +11,19 @@ import (
 // that no two kinds of lock share a key and an article id (which a cluster
 // lock names) is never cut short.
 //
-// Every transaction that writes takes its locks in this order — its article
-// key, then its family-A blocks (ascending), then clusters — and waits only
-// for a cluster lock above every cluster lock it holds (clusterLocks), so
-// two writers never wait on each other in a circle.
+// Every transaction that writes takes its key and block locks in ascending
+// order of their keys — article keys first, then family-A blocks, which the
+// spaces below order — and only then cluster locks, waiting only for a
+// cluster lock above every cluster lock it holds (clusterLocks): so two
+// writers never wait on each other in a circle.
 type LockKey int64
 
-// The kinds of lock, in the top byte of a LockKey.
+// The kinds of lock, in the top byte of a LockKey, in the order they are
+// taken.
 const (
-	lockSpaceBlockA  = 1 // +j for block A_j; the value is the 16-bit block
-	lockSpaceKey     = 10
-	lockSpaceCluster = 20
+	lockSpaceKey     = 1
+	lockSpaceBlockA  = 2 // +j for block A_j; the value is the 16-bit block
+	lockSpaceCluster = 8
 )
 
 const lockValueBits = 56

@@ -109,7 +109,7 @@ func TestDockerCompose(t *testing.T) {
 		t.Errorf("DEDUP_ADDR = %q, want 0.0.0.0:8080 (a container must listen beyond its loopback)", cfg.Addr)
 	}
 	known := map[string]bool{}
-	for _, v := range envVars() {
+	for _, v := range settings() {
 		known[v.name] = true
 	}
 	for name := range env {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,12 +9,14 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -50,45 +53,126 @@ type Config struct {
 	LogFormat string // "text" or "json"
 }
 
-// envVar documents one environment variable; usage prints the table.
-type envVar struct {
-	name, def, meaning string
+// setting is one environment variable: its name, its default, what it
+// means, and how its value is read into a Config. settings is the one table
+// of them: loadConfig parses it, usage prints it, and a test holds the
+// README's table to it.
+type setting struct {
+	name string
+	// def is the default as the variable would spell it ("" for none); a
+	// variable that is unset or blank is read as def.
+	def string
+	// shown is the default as help and the README show it, when def alone
+	// is not enough ("2097152 (2 MiB)", "none: the API is open").
+	shown   string
+	meaning string
+	// read parses a value into c; its error, prefixed with the name, is
+	// what the operator reads.
+	read func(c *Config, v string) error
 }
 
-// The defaults that are not the service's or the fingerprint package's.
+// defaultShown is the default of s as help and the README show it.
+func (s setting) defaultShown() string {
+	return cmp.Or(s.shown, s.def)
+}
+
+// The defaults that are not the service's, the handlers' or the
+// fingerprint package's.
 const (
 	defaultAddr               = "127.0.0.1:8080"
-	defaultMaxBodyBytes       = 2 << 20
-	defaultMaxBatchBytes      = 32 << 20
-	defaultRequestTimeout     = 10 * time.Second
 	defaultDBMaxConns         = 16
 	defaultDBConnectTimeout   = 5 * time.Second
 	defaultDBStatementTimeout = 5 * time.Second
 	defaultShutdownTimeout    = 30 * time.Second
 )
 
-// envVars lists every variable loadConfig reads, in the order usage shows
-// them. A test checks that the list and loadConfig agree.
-func envVars() []envVar {
+// settings lists every variable, in the order usage shows them. Defaults
+// that belong to another package come from it.
+func settings() []setting {
 	d := service.DefaultOptions
-	return []envVar{
-		{"DATABASE_URL", "(none)", "PostgreSQL URL (postgres://user:pass@host:5432/db?sslmode=disable) or key=value string; required by serve, migrate and import"},
-		{"DEDUP_ADDR", defaultAddr, "host:port the HTTP server listens on (port 0 picks a free port)"},
-		{"DEDUP_API_KEYS", "(none: the API is open)", "comma-separated API keys; every /v1 route then needs Authorization: Bearer <key>"},
-		{"DEDUP_MAX_DISTANCE", strconv.Itoa(d.MaxDistance), "default largest Hamming distance of a near duplicate, 0-3"},
-		{"DEDUP_MIN_WORD_RATIO", strconv.FormatFloat(d.MinWordRatio, 'g', -1, 64), "default smallest shared-word ratio of a near duplicate, 0-1"},
-		{"DEDUP_WINDOW_HOURS", strconv.FormatFloat(d.Window.Hours(), 'g', -1, 64), "default publication window of near duplicates, in hours; 0 for no window"},
-		{"DEDUP_DICT_DIR", fingerprint.DefaultDictDir() + " (the gojieba module this binary was built from)", "folder holding the jieba dictionaries (jieba.dict.utf8, hmm_model.utf8, user.dict.utf8, idf.utf8, stop_words.utf8)"},
-		{"DEDUP_ALGORITHM", algorithmNewsdedup, "fingerprint algorithm: newsdedup (weighted TF-IDF simhash) or yanyiwu (bit-compatible with yanyiwu/simhash)"},
-		{"DEDUP_MAX_BODY_BYTES", strconv.Itoa(defaultMaxBodyBytes), "largest request body of a single-article route, in bytes (2 MiB)"},
-		{"DEDUP_MAX_BATCH_BYTES", strconv.Itoa(defaultMaxBatchBytes), "largest request body of POST /v1/articles/batch, in bytes (32 MiB)"},
-		{"DEDUP_REQUEST_TIMEOUT", defaultRequestTimeout.String(), "time limit of one request (Go duration: 500ms, 10s, 1m)"},
-		{"DEDUP_DB_MAX_CONNS", strconv.Itoa(defaultDBMaxConns), "size of the database connection pool"},
-		{"DEDUP_DB_CONNECT_TIMEOUT", defaultDBConnectTimeout.String(), "time limit of one attempt to connect to the database; while the database is down, a request that needs a new connection fails with 503 after at most this long"},
-		{"DEDUP_DB_STATEMENT_TIMEOUT", defaultDBStatementTimeout.String(), "time limit of one SQL statement, lock waits included; 0 for none"},
-		{"DEDUP_SHUTDOWN_TIMEOUT", defaultShutdownTimeout.String(), "how long a shutdown waits for requests in flight"},
-		{"DEDUP_LOG_LEVEL", "info", "debug, info, warn or error"},
-		{"DEDUP_LOG_FORMAT", "text", "text (logfmt) or json"},
+	return []setting{
+		{name: "DATABASE_URL", shown: "(none)",
+			meaning: "PostgreSQL URL (postgres://user:pass@host:5432/db?sslmode=disable) or key=value string; required by serve, migrate and import",
+			read:    readDatabaseURL},
+		{name: "DEDUP_ADDR", def: defaultAddr,
+			meaning: "host:port the HTTP server listens on (port 0 picks a free port)",
+			read:    readAddr},
+		{name: "DEDUP_API_KEYS", shown: "(none: the API is open)",
+			meaning: "comma-separated API keys; every /v1 route then needs Authorization: Bearer <key>; a value that holds no usable key stops the start",
+			read:    readAPIKeys},
+		{name: "DEDUP_MAX_DISTANCE", def: strconv.Itoa(d.MaxDistance),
+			meaning: "default largest Hamming distance of a near duplicate, 0-3",
+			read: func(c *Config, v string) error {
+				n, err := intIn(v, 0, fingerprint.MaxIndexedDistance)
+				c.Options.MaxDistance = n
+				return err
+			}},
+		{name: "DEDUP_MIN_WORD_RATIO", def: strconv.FormatFloat(d.MinWordRatio, 'g', -1, 64),
+			meaning: "default smallest shared-word ratio of a near duplicate, 0-1",
+			read: func(c *Config, v string) error {
+				f, err := number(v)
+				c.Options.MinWordRatio = f
+				return err
+			}},
+		{name: "DEDUP_WINDOW_HOURS", def: strconv.FormatFloat(d.Window.Hours(), 'g', -1, 64),
+			meaning: "default publication window of near duplicates, in hours; 0 for no window",
+			read: func(c *Config, v string) error {
+				hours, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return fmt.Errorf("must be a number of hours, not %q", v)
+				}
+				c.Options.Window, err = service.WindowHoursOption(hours)
+				return optionError(err)
+			}},
+		{name: "DEDUP_DICT_DIR", def: fingerprint.DefaultDictDir(), shown: "gojieba's own dictionary folder at build time",
+			meaning: "folder holding the jieba dictionaries (jieba.dict.utf8, hmm_model.utf8, user.dict.utf8, idf.utf8, stop_words.utf8); set it for a binary run away from the machine that built it",
+			read:    func(c *Config, v string) error { c.DictDir = v; return nil }},
+		{name: "DEDUP_ALGORITHM", def: algorithmNewsdedup,
+			meaning: "fingerprint algorithm: newsdedup (weighted TF-IDF simhash) or yanyiwu (bit-compatible with yanyiwu/simhash)",
+			read: func(c *Config, v string) error {
+				switch c.Algorithm = strings.ToLower(v); c.Algorithm {
+				case algorithmNewsdedup, algorithmYanyiwu:
+					return nil
+				}
+				return fmt.Errorf("must be %q or %q, not %q", algorithmNewsdedup, algorithmYanyiwu, c.Algorithm)
+			}},
+		{name: "DEDUP_MAX_BODY_BYTES", def: strconv.Itoa(handlers.DefaultMaxBodyBytes), shown: strconv.Itoa(handlers.DefaultMaxBodyBytes) + " (2 MiB)",
+			meaning: "largest request body of a single-article route, and of each article of a batch, in bytes",
+			read:    func(c *Config, v string) (err error) { c.MaxBodyBytes, err = byteCount(v); return err }},
+		{name: "DEDUP_MAX_BATCH_BYTES", def: strconv.Itoa(handlers.DefaultMaxBatchBytes), shown: strconv.Itoa(handlers.DefaultMaxBatchBytes) + " (32 MiB)",
+			meaning: "largest request body of POST /v1/articles/batch, in bytes",
+			read:    func(c *Config, v string) (err error) { c.MaxBatchBytes, err = byteCount(v); return err }},
+		{name: "DEDUP_REQUEST_TIMEOUT", def: handlers.DefaultRequestTimeout.String(),
+			meaning: "time limit of one request, down to every SQL statement (Go duration: 500ms, 10s, 1m)",
+			read:    func(c *Config, v string) (err error) { c.RequestTimeout, err = duration(v, false); return err }},
+		{name: "DEDUP_DB_MAX_CONNS", def: strconv.Itoa(defaultDBMaxConns),
+			meaning: "size of the database connection pool",
+			read: func(c *Config, v string) error {
+				n, err := intIn(v, 1, 10_000)
+				c.DBMaxConns = int32(n)
+				return err
+			}},
+		{name: "DEDUP_DB_CONNECT_TIMEOUT", def: defaultDBConnectTimeout.String(),
+			meaning: "time limit of one attempt to connect to the database; while the database is down, a request that needs a new connection fails with 503 after at most this long",
+			read:    func(c *Config, v string) (err error) { c.DBConnectTimeout, err = duration(v, false); return err }},
+		{name: "DEDUP_DB_STATEMENT_TIMEOUT", def: defaultDBStatementTimeout.String(),
+			meaning: "time limit of one SQL statement, lock waits included; 0 for none",
+			read:    func(c *Config, v string) (err error) { c.DBStatementTimeout, err = duration(v, true); return err }},
+		{name: "DEDUP_SHUTDOWN_TIMEOUT", def: defaultShutdownTimeout.String(),
+			meaning: "how long a shutdown waits for requests in flight",
+			read:    func(c *Config, v string) (err error) { c.ShutdownTimeout, err = duration(v, false); return err }},
+		{name: "DEDUP_LOG_LEVEL", def: "info",
+			meaning: "debug, info, warn or error",
+			read:    readLogLevel},
+		{name: "DEDUP_LOG_FORMAT", def: "text",
+			meaning: "text (logfmt) or json",
+			read: func(c *Config, v string) error {
+				switch c.LogFormat = strings.ToLower(v); c.LogFormat {
+				case "text", "json":
+					return nil
+				}
+				return fmt.Errorf("must be text or json, not %q", c.LogFormat)
+			}},
 	}
 }
 
@@ -96,78 +180,92 @@ func envVars() []envVar {
 // variable's value and whether it is set. An unset or blank variable takes
 // its default. Every invalid variable is reported, each error naming it.
 func loadConfig(getenv func(string) (string, bool)) (Config, error) {
-	p := envParser{getenv: getenv}
-	c := Config{
-		DatabaseURL: p.str("DATABASE_URL", ""),
-		Addr:        p.str("DEDUP_ADDR", defaultAddr),
-		APIKeys:     p.apiKeys("DEDUP_API_KEYS"),
-		Options:     service.DefaultOptions,
-		DictDir:     p.str("DEDUP_DICT_DIR", fingerprint.DefaultDictDir()),
-		Algorithm:   strings.ToLower(p.str("DEDUP_ALGORITHM", algorithmNewsdedup)),
-
-		MaxBodyBytes:    p.bytes("DEDUP_MAX_BODY_BYTES", defaultMaxBodyBytes),
-		MaxBatchBytes:   p.bytes("DEDUP_MAX_BATCH_BYTES", defaultMaxBatchBytes),
-		RequestTimeout:  p.duration("DEDUP_REQUEST_TIMEOUT", defaultRequestTimeout, false),
-		ShutdownTimeout: p.duration("DEDUP_SHUTDOWN_TIMEOUT", defaultShutdownTimeout, false),
-
-		DBMaxConns:         int32(p.intRange("DEDUP_DB_MAX_CONNS", defaultDBMaxConns, 1, 10_000)),
-		DBConnectTimeout:   p.duration("DEDUP_DB_CONNECT_TIMEOUT", defaultDBConnectTimeout, false),
-		DBStatementTimeout: p.duration("DEDUP_DB_STATEMENT_TIMEOUT", defaultDBStatementTimeout, true),
-
-		LogFormat: strings.ToLower(p.str("DEDUP_LOG_FORMAT", "text")),
-	}
-
-	c.Options.MaxDistance = p.intRange("DEDUP_MAX_DISTANCE", c.Options.MaxDistance, 0, fingerprint.MaxIndexedDistance)
-	c.Options.MinWordRatio = p.float("DEDUP_MIN_WORD_RATIO", c.Options.MinWordRatio)
-	if v, ok := p.value("DEDUP_WINDOW_HOURS"); ok {
-		hours, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			p.fail("DEDUP_WINDOW_HOURS", "must be a number of hours, not %q", v)
-		} else if c.Options.Window, err = service.WindowHoursOption(hours); err != nil {
-			p.failOption("DEDUP_WINDOW_HOURS", err)
+	var c Config
+	var errs []error
+	for _, s := range settings() {
+		v, _ := getenv(s.name)
+		if v = strings.TrimSpace(v); v == "" {
+			v = s.def
+		}
+		if v == "" {
+			continue
+		}
+		if err := s.read(&c, v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
 		}
 	}
+	c.Options.Limit = service.DefaultOptions.Limit
 	if err := c.Options.Validate(); err != nil {
-		p.failOption(optionVariable(err), err)
+		name := optionVariable(err)
+		if !slices.ContainsFunc(errs, func(e error) bool { return strings.HasPrefix(e.Error(), name+": ") }) {
+			errs = append(errs, fmt.Errorf("%s: %w", name, optionError(err)))
+		}
 	}
+	return c, errors.Join(errs...)
+}
 
-	if c.DatabaseURL != "" {
-		// pgconn's errors may quote the URL, password and all: say only
-		// that it is wrong.
-		if _, err := pgconn.ParseConfig(c.DatabaseURL); err != nil {
-			p.fail("DATABASE_URL", "is not a valid PostgreSQL URL or key=value connection string")
+func readDatabaseURL(c *Config, v string) error {
+	c.DatabaseURL = v
+	// pgconn's errors may quote the URL, password and all: say only that
+	// it is wrong.
+	if _, err := pgconn.ParseConfig(v); err != nil {
+		return errors.New("is not a valid PostgreSQL URL or key=value connection string")
+	}
+	return nil
+}
+
+func readAddr(c *Config, v string) error {
+	c.Addr = v
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return fmt.Errorf("must be host:port (127.0.0.1:8080, 0.0.0.0:8080, :8080), not %q", v)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("port must be a number from 0 to 65535, not %q", port)
+	}
+	return nil
+}
+
+// readAPIKeys reads a comma-separated list of bearer tokens. A value that
+// holds no usable key — only commas and blanks, or a key that cannot travel
+// in an Authorization header — fails: a server started with it would be
+// open while its operator believes it closed.
+func readAPIKeys(c *Config, v string) error {
+	for _, k := range strings.Split(v, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			c.APIKeys = append(c.APIKeys, k)
 		}
 	}
-	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
-		p.fail("DEDUP_ADDR", "must be host:port (127.0.0.1:8080, 0.0.0.0:8080, :8080), not %q", c.Addr)
-	} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		p.fail("DEDUP_ADDR", "port must be a number from 0 to 65535, not %q", port)
+	if len(c.APIKeys) == 0 {
+		return fmt.Errorf("holds no key, only commas and blanks (%q); unset it to run without keys", v)
 	}
-	switch c.Algorithm {
-	case algorithmNewsdedup, algorithmYanyiwu:
-	default:
-		p.fail("DEDUP_ALGORITHM", "must be %q or %q, not %q", algorithmNewsdedup, algorithmYanyiwu, c.Algorithm)
-	}
-	if v, ok := p.value("DEDUP_LOG_LEVEL"); ok {
-		switch strings.ToLower(v) {
-		case "debug":
-			c.LogLevel = slog.LevelDebug
-		case "info":
-			c.LogLevel = slog.LevelInfo
-		case "warn", "warning":
-			c.LogLevel = slog.LevelWarn
-		case "error":
-			c.LogLevel = slog.LevelError
-		default:
-			p.fail("DEDUP_LOG_LEVEL", "must be debug, info, warn or error, not %q", v)
+	for i, k := range c.APIKeys {
+		if !bearerToken.MatchString(k) {
+			n := len(c.APIKeys)
+			c.APIKeys = nil
+			return fmt.Errorf("key %d of %d holds a character a bearer token cannot (allowed: letters, digits and -._~+/, then = for padding)", i+1, n)
 		}
 	}
-	switch c.LogFormat {
-	case "text", "json":
+	return nil
+}
+
+// bearerToken is RFC 6750's b64token: what may follow "Bearer ".
+var bearerToken = regexp.MustCompile(`^[A-Za-z0-9._~+/-]+=*$`)
+
+func readLogLevel(c *Config, v string) error {
+	switch strings.ToLower(v) {
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "info":
+		c.LogLevel = slog.LevelInfo
+	case "warn", "warning":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
 	default:
-		p.fail("DEDUP_LOG_FORMAT", "must be text or json, not %q", c.LogFormat)
+		return fmt.Errorf("must be debug, info, warn or error, not %q", v)
 	}
-	return c, errors.Join(p.errs...)
+	return nil
 }
 
 // requireDatabase reports a missing DATABASE_URL for a command that needs
@@ -283,150 +381,55 @@ func optionVariable(err error) string {
 	return "DEDUP_* options"
 }
 
-// envParser reads variables and collects one error per bad variable, so that
-// a misconfigured deployment learns every mistake at once.
-type envParser struct {
-	getenv func(string) (string, bool)
-	errs   []error
-	failed map[string]bool
-}
-
-// value returns the trimmed value of a variable and whether it is set and
-// not blank.
-func (p *envParser) value(name string) (string, bool) {
-	v, ok := p.getenv(name)
-	v = strings.TrimSpace(v)
-	return v, ok && v != ""
-}
-
-func (p *envParser) fail(name, format string, args ...any) {
-	if p.failed[name] {
-		return // one error per variable is enough
-	}
-	if p.failed == nil {
-		p.failed = make(map[string]bool)
-	}
-	p.failed[name] = true
-	p.errs = append(p.errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
-}
-
-// failOption reports a service.Options error against a variable, without
-// the API's field name its message starts with.
-func (p *envParser) failOption(name string, err error) {
-	msg := err.Error()
+// optionError is a service.Options error without the API's field name its
+// message starts with.
+func optionError(err error) error {
 	var e *service.Error
 	if errors.As(err, &e) && e.Field != "" {
-		msg = strings.TrimPrefix(e.Message, e.Field+": ")
+		return errors.New(strings.TrimPrefix(e.Message, e.Field+": "))
 	}
-	p.fail(name, "%s", msg)
+	return err
 }
 
-func (p *envParser) str(name, def string) string {
-	if v, ok := p.value(name); ok {
-		return v
-	}
-	return def
-}
-
-// apiKeys reads a comma-separated list of bearer tokens. A variable that is
-// set but holds no usable key — only commas and blanks, or a key that
-// cannot travel in an Authorization header — fails: a server started with
-// it would be open while its operator believes it closed.
-func (p *envParser) apiKeys(name string) []string {
-	v, set := p.value(name)
-	if !set {
-		return nil
-	}
-	keys := p.list(name)
-	if len(keys) == 0 {
-		p.fail(name, "holds no key, only commas and blanks (%q); unset it to run without keys", v)
-		return nil
-	}
-	for i, k := range keys {
-		if !bearerToken.MatchString(k) {
-			p.fail(name, "key %d of %d holds a character a bearer token cannot (allowed: letters, digits and -._~+/, then = for padding)", i+1, len(keys))
-			return nil
-		}
-	}
-	return keys
-}
-
-// bearerToken is RFC 6750's b64token: what may follow "Bearer ".
-var bearerToken = regexp.MustCompile(`^[A-Za-z0-9._~+/-]+=*$`)
-
-// list splits a comma-separated variable, dropping blanks.
-func (p *envParser) list(name string) []string {
-	v, _ := p.value(name)
-	var out []string
-	for _, item := range strings.Split(v, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
-}
-
-func (p *envParser) intRange(name string, def, lo, hi int) int {
-	v, ok := p.value(name)
-	if !ok {
-		return def
-	}
+func intIn(v string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		p.fail(name, "must be a whole number from %d to %d, not %q", lo, hi, v)
-		return def
+		return 0, fmt.Errorf("must be a whole number from %d to %d, not %q", lo, hi, v)
 	}
-	return n
+	return n, nil
 }
 
-func (p *envParser) float(name string, def float64) float64 {
-	v, ok := p.value(name)
-	if !ok {
-		return def
-	}
+func number(v string) (float64, error) {
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		p.fail(name, "must be a number, not %q", v)
-		return def
+		return 0, fmt.Errorf("must be a number, not %q", v)
 	}
-	return f
+	return f, nil
 }
 
 // maxBytesLimit bounds the body limits: 1 GiB is far beyond any article.
 const maxBytesLimit = 1 << 30
 
-func (p *envParser) bytes(name string, def int64) int64 {
-	v, ok := p.value(name)
-	if !ok {
-		return def
-	}
+func byteCount(v string) (int64, error) {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 1 || n > maxBytesLimit {
-		p.fail(name, "must be a whole number of bytes from 1 to %d, not %q", maxBytesLimit, v)
-		return def
+		return 0, fmt.Errorf("must be a whole number of bytes from 1 to %d, not %q", maxBytesLimit, v)
 	}
-	return n
+	return n, nil
 }
 
 // duration parses a Go duration ("10s", "1m30s"); zero is allowed only
 // where it means "none".
-func (p *envParser) duration(name string, def time.Duration, zeroOK bool) time.Duration {
-	v, ok := p.value(name)
-	if !ok {
-		return def
-	}
+func duration(v string, zeroOK bool) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	switch {
 	case err != nil:
-		p.fail(name, "must be a Go duration such as 500ms, 10s or 2m, not %q", v)
+		return 0, fmt.Errorf("must be a Go duration such as 500ms, 10s or 2m, not %q", v)
 	case d < 0, d == 0 && !zeroOK:
 		if zeroOK {
-			p.fail(name, "must be 0 (none) or a positive duration, not %q", v)
-		} else {
-			p.fail(name, "must be a positive duration, not %q", v)
+			return 0, fmt.Errorf("must be 0 (none) or a positive duration, not %q", v)
 		}
-	default:
-		return d
+		return 0, fmt.Errorf("must be a positive duration, not %q", v)
 	}
-	return def
+	return d, nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -40,7 +42,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 	// Blank variables take their defaults too.
 	blank := map[string]string{}
-	for _, v := range envVars() {
+	for _, v := range settings() {
 		blank[v.name] = "  "
 	}
 	if got, err := loadConfig(envFrom(blank)); err != nil || !reflect.DeepEqual(got, want) {
@@ -197,9 +199,10 @@ func TestConfigNeverShowsSecrets(t *testing.T) {
 			slog.New(slog.NewTextHandler(&text, nil)).Info("config", "config", c)
 			slog.New(slog.NewJSONHandler(&json, nil)).Info("config", "config", c)
 			shown := map[string]string{
-				"String":    c.String(),
-				"%v":        fmt.Sprintf("%v", c),
-				"%+v":       fmt.Sprintf("%+v", c),
+				"String": c.String(),
+				"%v":     fmt.Sprintf("%v", c),
+				"%+v":    fmt.Sprintf("%+v", c),
+				//lint:ignore S1025 the test checks what the %s verb prints
 				"%s":        fmt.Sprintf("%s", c),
 				"slog text": text.String(),
 				"slog json": json.String(),
@@ -222,7 +225,7 @@ func TestConfigNeverShowsSecrets(t *testing.T) {
 }
 
 // TestUsageNamesEveryVariable checks that the variables loadConfig reads,
-// those envVars documents and those usage prints are the same.
+// those the settings table documents and those usage prints are the same.
 func TestUsageNamesEveryVariable(t *testing.T) {
 	t.Parallel()
 	read := map[string]bool{}
@@ -230,14 +233,14 @@ func TestUsageNamesEveryVariable(t *testing.T) {
 		t.Fatalf("loadConfig(empty) error = %v", err)
 	}
 	documented := map[string]bool{}
-	for _, v := range envVars() {
-		documented[v.name] = true
-		if v.def == "" || v.meaning == "" {
-			t.Errorf("envVars: %s lacks a default or a meaning", v.name)
+	for _, s := range settings() {
+		documented[s.name] = true
+		if s.defaultShown() == "" || s.meaning == "" {
+			t.Errorf("settings: %s lacks a default or a meaning", s.name)
 		}
 	}
 	if !reflect.DeepEqual(read, documented) {
-		t.Errorf("loadConfig reads %v, envVars documents %v", keys(read), keys(documented))
+		t.Errorf("loadConfig reads %v, settings document %v", keys(read), keys(documented))
 	}
 	u := usage()
 	for name := range read {
@@ -249,6 +252,46 @@ func TestUsageNamesEveryVariable(t *testing.T) {
 		if !strings.Contains(u, "\n  "+cmd+" ") {
 			t.Errorf("usage does not describe %q", cmd)
 		}
+	}
+}
+
+// TestREADMEConfiguration holds the README's table of variables to the
+// settings table: the same variables, in the same order, with the same
+// defaults.
+func TestREADMEConfiguration(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "| variable | default | meaning |")
+	if !ok {
+		t.Fatal("README.md has no table of variables (| variable | default | meaning |)")
+	}
+	row := regexp.MustCompile("^\\| `([A-Z_]+)` \\| (.+?) \\| .+ \\|$")
+	var names []string
+	defaults := map[string]string{}
+	for _, line := range strings.Split(table, "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		m := row.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("README.md: a row of the table is not | `NAME` | default | meaning |: %s", line)
+			continue
+		}
+		names = append(names, m[1])
+		defaults[m[1]] = strings.ReplaceAll(m[2], "`", "")
+	}
+	var want []string
+	for _, s := range settings() {
+		want = append(want, s.name)
+		if got := defaults[s.name]; got != s.defaultShown() && got != "" {
+			t.Errorf("README.md: %s defaults to %q, dedupd help says %q", s.name, got, s.defaultShown())
+		}
+	}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("README.md lists %v, dedupd reads %v", names, want)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -34,18 +34,6 @@ const (
 	// maxReportedProblems is how many bad lines the summary lists.
 	maxReportedProblems = 10
 )
-
-// articleLine is one line of an import: the fields of the API's ingest.
-// Fields it does not name are ignored.
-type articleLine struct {
-	ExternalID  string `json:"external_id"`
-	Source      string `json:"source"`
-	Title       string `json:"title"`
-	Body        string `json:"body"`
-	URL         string `json:"url"`
-	PublishedAt string `json:"published_at"`
-	ContentType string `json:"content_type"`
-}
 
 // lineProblem is a line that was not stored, and why.
 type lineProblem struct {
@@ -195,12 +183,12 @@ func (a *app) importLines(ctx context.Context, svc *service.Service, cfg Config,
 			continue
 		}
 		stats.articles++
-		in, err := parseArticleLine(line)
+		in, opts, err := handlers.DecodeArticle(line, cfg.Options)
 		if err != nil {
 			stats.problem(lineNo, err.Error(), true)
 			continue
 		}
-		items = append(items, service.BatchItem{Article: in, Options: cfg.Options})
+		items = append(items, service.BatchItem{Article: in, Options: opts})
 		lineNos = append(lineNos, lineNo)
 		chunkBytes += len(line)
 		if len(items) == importChunkArticles || chunkBytes >= importChunkBytes {
@@ -215,39 +203,6 @@ func (a *app) importLines(ctx context.Context, svc *service.Service, cfg Config,
 	}
 	stats.bytesDone = lr.bytesRead
 	return nil
-}
-
-// parseArticleLine reads one JSON object into an article.
-func parseArticleLine(line []byte) (service.ArticleInput, error) {
-	var l articleLine
-	if err := json.Unmarshal(line, &l); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return service.ArticleInput{}, fmt.Errorf("%s: must be a %s, not a JSON %s", te.Field, te.Type, te.Value)
-		}
-		if errors.As(err, &te) {
-			return service.ArticleInput{}, fmt.Errorf("invalid JSON: a line must be an object, not a JSON %s", te.Value)
-		}
-		return service.ArticleInput{}, fmt.Errorf("invalid JSON: %w", err)
-	}
-	in := service.ArticleInput{
-		Text: service.Text{
-			Title:       l.Title,
-			Body:        l.Body,
-			ContentType: service.ContentType(l.ContentType),
-		},
-		ExternalID: l.ExternalID,
-		Source:     l.Source,
-		URL:        l.URL,
-	}
-	if l.PublishedAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, l.PublishedAt)
-		if err != nil {
-			return service.ArticleInput{}, fmt.Errorf("published_at: must be an RFC 3339 time such as 2024-05-01T08:00:00Z, not %q", l.PublishedAt)
-		}
-		in.PublishedAt = t
-	}
-	return in, nil
 }
 
 func trimBOM(line []byte) []byte {

@@ -82,7 +82,7 @@ func TestImport(t *testing.T) {
 	if got := summaryCounts(t, out); !mapsEqual(got, want) {
 		t.Errorf("import summary counts = %v, want %v; summary:\n%s", got, want, out)
 	}
-	for _, line := range []string{"line 4: invalid JSON", "line 8: body:", "line 9: external_id: must be a string", "line 10: published_at:", "line 11: content_type:"} {
+	for _, line := range []string{"line 4: the JSON ends before the value is complete", "line 8: body:", "line 9: external_id: must be a string", "line 10: published_at:", "line 11: content_type:"} {
 		if !strings.Contains(out, line) {
 			t.Errorf("import summary lacks %q:\n%s", line, out)
 		}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/newsdedup/newsdedup/handlers"
+	"github.com/newsdedup/newsdedup/service"
 )
 
 func TestLineReader(t *testing.T) {
@@ -75,30 +78,36 @@ func TestLineReaderEightMiB(t *testing.T) {
 	}
 }
 
-func TestParseArticleLine(t *testing.T) {
+// TestImportLineIsStrict checks that an import line is read as POST
+// /v1/articles reads its body: the same fields and options, the same
+// strictness.
+func TestImportLineIsStrict(t *testing.T) {
 	t.Parallel()
-	good := `{"external_id":"cms-1","source":"xinhua","title":"T","body":"B","url":"https://x/1","published_at":"2024-05-01T08:00:00+08:00","content_type":"html","extra":[1]}`
-	in, err := parseArticleLine([]byte(good))
+	good := `{"external_id":"cms-1","source":"xinhua","title":"T","body":"B","url":"https://x/1","published_at":"2024-05-01T08:00:00+08:00","content_type":"html","max_distance":1}`
+	in, opts, err := handlers.DecodeArticle([]byte(good), service.DefaultOptions)
 	if err != nil {
-		t.Fatalf("parseArticleLine(%s) error = %v", good, err)
+		t.Fatalf("DecodeArticle(%s) error = %v", good, err)
 	}
 	wantTime := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
 	if in.ExternalID != "cms-1" || in.Source != "xinhua" || in.Title != "T" || in.Body != "B" ||
-		in.URL != "https://x/1" || !in.PublishedAt.Equal(wantTime) || in.ContentType != "html" {
-		t.Errorf("parseArticleLine(%s) = %+v", good, in)
+		in.URL != "https://x/1" || !in.PublishedAt.Equal(wantTime) || in.ContentType != "html" || opts.MaxDistance != 1 {
+		t.Errorf("DecodeArticle(%s) = %+v, %+v", good, in, opts)
 	}
 
 	bad := []struct{ line, want string }{
 		{`{"external_id":1,"body":"b"}`, "external_id: must be a string"},
 		{`{"body":"b","published_at":"2024-05-01"}`, "published_at: must be an RFC 3339 time"},
-		{`{"body":"b"`, "invalid JSON"},
-		{`[1]`, "must be an object"},
-		{`"text"`, "must be an object"},
-		{`{"body":"b"} {"body":"c"}`, "invalid JSON"},
+		{`{"body":"b"`, "ends before the value is complete"},
+		{`[1]`, "expected a JSON object"},
+		{`"text"`, "expected a JSON object"},
+		{`{"body":"b"} {"body":"c"}`, "after top-level value"},
+		{`{"body":"b","extra":[1]}`, "extra: unknown field"},
+		{`{"BODY":"b"}`, "BODY: unknown field"},
+		{`{"body":"b","body":"c"}`, "body: given twice"},
 	}
 	for _, tt := range bad {
-		if _, err := parseArticleLine([]byte(tt.line)); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("parseArticleLine(%s) error = %v, want one containing %q", tt.line, err, tt.want)
+		if _, _, err := handlers.DecodeArticle([]byte(tt.line), service.DefaultOptions); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("DecodeArticle(%s) error = %v, want one containing %q", tt.line, err, tt.want)
 		}
 	}
 }

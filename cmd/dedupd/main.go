@@ -172,11 +172,13 @@ commands:
   import [FILE|-]    ingest JSON Lines articles from FILE, or from standard
                      input when FILE is - or missing, through the same
                      dictionary, algorithm and options as the API; one
-                     object a line with the fields of POST /v1/articles:
-                     external_id, source, title, body, url, published_at
-                     (RFC 3339), content_type (text or html); other fields
-                     are ignored. Bad lines are counted and reported, not
-                     fatal; a database that cannot be reached is.
+                     object a line, read as POST /v1/articles reads its
+                     body: the same fields (external_id, source, title,
+                     body, url, published_at, content_type) and options
+                     (max_distance, min_word_ratio, window_hours), the same
+                     strict JSON (an unknown field is an error). Bad lines
+                     are counted and reported, not fatal; a database that
+                     cannot be reached is.
   healthcheck        GET /healthz on DEDUP_ADDR (0.0.0.0 and :: mean
                      loopback); exit 0 if it answers 200, else 1
   version            print the version
@@ -184,12 +186,12 @@ commands:
 
 environment (a blank variable takes its default):
 `)
-	for _, v := range envVars() {
-		fmt.Fprintf(&b, "  %s\n", v.name)
-		for _, line := range wrap(v.meaning, 70) {
+	for _, s := range settings() {
+		fmt.Fprintf(&b, "  %s\n", s.name)
+		for _, line := range wrap(s.meaning, 70) {
 			fmt.Fprintf(&b, "      %s\n", line)
 		}
-		fmt.Fprintf(&b, "      default: %s\n", v.def)
+		fmt.Fprintf(&b, "      default: %s\n", s.defaultShown())
 	}
 	b.WriteString(`
 exit status: 0 on success, 1 on failure, 2 for a command line dedupd does
