@@ -25,6 +25,7 @@ type verdict struct {
 		ExternalID string  `json:"external_id"`
 		Distance   int     `json:"distance"`
 		WordRatio  float64 `json:"word_ratio"`
+		Overlap    float64 `json:"overlap"`
 	} `json:"duplicate_of"`
 	Matches []struct {
 		ID          int64   `json:"id"`
@@ -147,10 +148,14 @@ func TestArticleLifecycle(t *testing.T) {
 	if b.Status != "near_duplicate" || b.DuplicateOf == nil || b.DuplicateOf.ID != aID || b.DuplicateOf.ExternalID != "cms-a" {
 		t.Fatalf("repost = %+v, want a near duplicate of %d", b, aID)
 	}
-	if d := b.DuplicateOf.Distance; d < 1 || d > 3 {
-		t.Errorf("repost distance = %d, want 1–3", d)
+	if d := b.DuplicateOf.Distance; d < 0 || d > 3 {
+		t.Errorf("repost distance = %d, want 0–3", d)
+	}
+	if o := b.DuplicateOf.Overlap; o < 0.5 || o >= 1 {
+		t.Errorf("repost overlap = %v, want at least the default 0.5, and below 1 (two words changed)", o)
 	}
 	wantFourDecimals(t, "repost word_ratio", b.DuplicateOf.WordRatio)
+	wantFourDecimals(t, "repost overlap", b.DuplicateOf.Overlap)
 	if len(b.Matches) != 1 || b.Matches[0].ID != aID || b.Matches[0].Title != cpiTitle || b.Matches[0].Source != "xinhua" {
 		t.Fatalf("repost matches = %+v, want A", b.Matches)
 	}
@@ -322,8 +327,8 @@ func TestFingerprint(t *testing.T) {
 	r := s.post(t, "/v1/fingerprint", map[string]string{"title": cpiTitle, "body": cpiBody, "content_type": "text"})
 	wantStatus(t, "fingerprint", r, http.StatusOK)
 	got := decode[fingerprintResult](t, r)
-	if !hex16.MatchString(got.Simhash) || got.Version != int(fingerprint.VersionWeighted) {
-		t.Fatalf("fingerprint = %v, want 16 hex digits and version %d", r, fingerprint.VersionWeighted)
+	if !hex16.MatchString(got.Simhash) || got.Version != int(fingerprint.VersionNews) {
+		t.Fatalf("fingerprint = %v, want 16 hex digits and version %d", r, fingerprint.VersionNews)
 	}
 	h, _ := strconv.ParseUint(got.Simhash, 16, 64)
 	want := fingerprint.BlocksOf(h)

@@ -42,6 +42,7 @@ type articleRequest struct {
 	PublishedAt  *string  `json:"published_at"`
 	ContentType  string   `json:"content_type"`
 	MaxDistance  *int     `json:"max_distance"`
+	MinOverlap   *float64 `json:"min_overlap"`
 	MinWordRatio *float64 `json:"min_word_ratio"`
 	WindowHours  *float64 `json:"window_hours"`
 	Limit        *int     `json:"limit"`
@@ -67,6 +68,9 @@ func (r *articleRequest) toService(defaults service.Options) (service.ArticleInp
 	opts := defaults
 	if r.MaxDistance != nil {
 		opts.MaxDistance = *r.MaxDistance
+	}
+	if r.MinOverlap != nil {
+		opts.MinOverlap = *r.MinOverlap
 	}
 	if r.MinWordRatio != nil {
 		opts.MinWordRatio = *r.MinWordRatio

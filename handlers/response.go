@@ -28,6 +28,7 @@ type referenceResponse struct {
 	ExternalID string  `json:"external_id"`
 	Distance   int     `json:"distance"`
 	WordRatio  float64 `json:"word_ratio"`
+	Overlap    float64 `json:"overlap"`
 }
 
 type matchResponse struct {
@@ -38,6 +39,7 @@ type matchResponse struct {
 	PublishedAt string  `json:"published_at"`
 	Distance    int     `json:"distance"`
 	WordRatio   float64 `json:"word_ratio"`
+	Overlap     float64 `json:"overlap"`
 }
 
 // verdict shapes v: with its id unless it is a check's, with created when
@@ -60,7 +62,8 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 		r.Created = &v.Created
 	}
 	if d := v.DuplicateOf; d != nil {
-		r.DuplicateOf = &referenceResponse{ID: d.ID, ExternalID: d.ExternalID, Distance: d.Distance, WordRatio: ratio(d.WordRatio)}
+		r.DuplicateOf = &referenceResponse{ID: d.ID, ExternalID: d.ExternalID, Distance: d.Distance,
+			WordRatio: ratio(d.WordRatio), Overlap: ratio(d.Overlap)}
 	}
 	for _, m := range v.Matches {
 		r.Matches = append(r.Matches, matchResponse{
@@ -71,6 +74,7 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 			PublishedAt: timestamp(m.PublishedAt),
 			Distance:    m.Distance,
 			WordRatio:   ratio(m.WordRatio),
+			Overlap:     ratio(m.Overlap),
 		})
 	}
 	return r
@@ -92,6 +96,7 @@ type articleResponse struct {
 	ClusterID   int64          `json:"cluster_id"`
 	Distance    *int           `json:"distance"`
 	WordRatio   *float64       `json:"word_ratio"`
+	Overlap     *float64       `json:"overlap"`
 }
 
 func article(a service.Article) articleResponse {
@@ -108,8 +113,8 @@ func article(a service.Article) articleResponse {
 		ClusterID:   a.ClusterID,
 	}
 	if !a.IsCanonical() {
-		dup, dist, wr := a.DuplicateOf, a.Distance, ratio(a.WordRatio)
-		r.DuplicateOf, r.Distance, r.WordRatio = &dup, &dist, &wr
+		dup, dist, wr, ov := a.DuplicateOf, a.Distance, ratio(a.WordRatio), ratio(a.Overlap)
+		r.DuplicateOf, r.Distance, r.WordRatio, r.Overlap = &dup, &dist, &wr, &ov
 	}
 	return r
 }
@@ -156,6 +161,7 @@ func fingerprintOf(f service.FingerprintResult) fingerprintResponse {
 type comparisonResponse struct {
 	Distance       int      `json:"distance"`
 	WordRatio      float64  `json:"word_ratio"`
+	Overlap        float64  `json:"overlap"`
 	NearDuplicate  bool     `json:"near_duplicate"`
 	SharedKeywords []string `json:"shared_keywords"`
 }
@@ -164,6 +170,7 @@ func comparison(c service.Comparison) comparisonResponse {
 	r := comparisonResponse{
 		Distance:       c.Distance,
 		WordRatio:      ratio(c.WordRatio),
+		Overlap:        ratio(c.Overlap),
 		NearDuplicate:  c.NearDuplicate,
 		SharedKeywords: c.SharedKeywords,
 	}

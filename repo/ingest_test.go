@@ -35,7 +35,8 @@ func nearPairs(t *testing.T, n int) [][2]corpus.Article {
 	for _, a := range nv.Originals(rng, 3*n, 500, 1500) {
 		b := nv.Apply(rng, a, corpus.Light)
 		fa, fb := mustFingerprint(t, a), mustFingerprint(t, b)
-		if fingerprint.Distance(fa.Simhash, fb.Simhash) <= 3 && fingerprint.Ratio(fa.Words, fb.Words) >= service.DefaultOptions.MinWordRatio {
+		aInB, bInA := fingerprint.Coverage(fa.Shingles, fb.Shingles)
+		if fingerprint.Distance(fa.Simhash, fb.Simhash) <= 3 && max(aInB, bInA) >= service.DefaultOptions.MinOverlap {
 			pairs = append(pairs, [2]corpus.Article{a, b})
 		}
 		if len(pairs) == n {
@@ -329,8 +330,8 @@ func checkLinks(t *testing.T, st *repo.Store) {
 	t.Helper()
 	ctx := context.Background()
 	rows, err := st.Pool().Query(ctx, `
-		SELECT d.id, d.status, d.distance, d.word_ratio, d.simhash, d.words, d.content_hash = l.content_hash,
-		       l.id, l.simhash, l.words, (d.ingested_at, d.id) > (l.ingested_at, l.id)
+		SELECT d.id, d.status, d.distance, d.word_ratio, d.overlap, d.simhash, d.words, d.shingles, d.content_hash = l.content_hash,
+		       l.id, l.simhash, l.words, l.shingles, (d.ingested_at, d.id) > (l.ingested_at, l.id)
 		FROM articles d JOIN articles l ON l.id = d.duplicate_of`)
 	if err != nil {
 		t.Fatal(err)
@@ -342,18 +343,21 @@ func checkLinks(t *testing.T, st *repo.Store) {
 			id, linked               int64
 			status                   string
 			distance                 int
-			ratio                    float32
+			ratio, overlap           float32
 			simhash, linkedSimhash   int64
 			words, linkedWords       []int64
+			shingles, linkedShingles []int32
 			sameText, linksToEarlier bool
 		)
-		if err := rows.Scan(&id, &status, &distance, &ratio, &simhash, &words, &sameText,
-			&linked, &linkedSimhash, &linkedWords, &linksToEarlier); err != nil {
+		if err := rows.Scan(&id, &status, &distance, &ratio, &overlap, &simhash, &words, &shingles, &sameText,
+			&linked, &linkedSimhash, &linkedWords, &linkedShingles, &linksToEarlier); err != nil {
 			t.Fatal(err)
 		}
 		links++
 		d := fingerprint.Distance(uint64(simhash), uint64(linkedSimhash))
 		r := fingerprint.Ratio(wordSetOf(words), wordSetOf(linkedWords))
+		aInB, bInA := fingerprint.Coverage(shingleSetOf(shingles), shingleSetOf(linkedShingles))
+		o := max(aInB, bInA)
 		switch {
 		case !linksToEarlier:
 			t.Errorf("article %d links to %d, which was ingested after it", id, linked)
@@ -361,6 +365,8 @@ func checkLinks(t *testing.T, st *repo.Store) {
 			t.Errorf("article %d links to %d at stored distance %d; the fingerprints are %d bits apart", id, linked, distance, d)
 		case float32(r) != ratio || r < service.DefaultOptions.MinWordRatio:
 			t.Errorf("article %d links to %d with stored ratio %v; the word sets share %v", id, linked, ratio, r)
+		case float32(o) != overlap || o < service.DefaultOptions.MinOverlap:
+			t.Errorf("article %d links to %d with stored overlap %v; the shingles share %v", id, linked, overlap, o)
 		case sameText != (status == string(service.StatusExactDuplicate)):
 			t.Errorf("article %d is %s of %d, same text: %v", id, status, linked, sameText)
 		}
@@ -388,6 +394,14 @@ func checkLinks(t *testing.T, st *repo.Store) {
 		t.Errorf("%d pairs of articles with the same text are in different clusters", n)
 	}
 	t.Logf("%d links checked", links)
+}
+
+func shingleSetOf(stored []int32) fingerprint.ShingleSet {
+	out := make(fingerprint.ShingleSet, len(stored))
+	for i, v := range stored {
+		out[i] = uint32(v)
+	}
+	return out
 }
 
 func wordSetOf(stored []int64) fingerprint.WordSet {

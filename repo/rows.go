@@ -22,8 +22,8 @@ import (
 // ingested_at and cluster_id come from the database.
 var articleWriteColumns = []string{
 	"source", "external_id", "title", "url", "body", "content_type", "published_at",
-	"content_hash", "simhash", "fingerprint_version", "words",
-	"status", "duplicate_of", "distance", "word_ratio", "cluster_head",
+	"content_hash", "simhash", "fingerprint_version", "words", "shingles",
+	"status", "duplicate_of", "distance", "word_ratio", "overlap", "cluster_head",
 	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
 }
 
@@ -33,9 +33,9 @@ func articleValues(a *service.Article, body string) []any {
 	linked := a.DuplicateOf != 0
 	return append([]any{
 		a.Source, a.ExternalID, a.Title, a.URL, body, string(cmp.Or(a.ContentType, service.ContentText)), a.PublishedAt,
-		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words),
+		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words), storedShingles(a.Shingles),
 		string(a.Status), nullIf(linked, a.DuplicateOf), nullIf(linked, int16(a.Distance)), nullIf(linked, float32(a.WordRatio)),
-		nullIf(linked && a.ClusterID != 0, a.ClusterID),
+		nullIf(linked, float32(a.Overlap)), nullIf(linked && a.ClusterID != 0, a.ClusterID),
 	}, blockArgs(a.Simhash)...)
 }
 
@@ -67,8 +67,8 @@ func placeholders(from, n int) string {
 
 // articleColumns are the columns of a service.Article, in scanArticle's order.
 const articleColumns = `id, external_id, source, title, url, content_type, published_at, ingested_at,
-	simhash, fingerprint_version, words, content_hash,
-	status, coalesce(duplicate_of, 0), cluster_id, coalesce(distance, 0), coalesce(word_ratio, 0)`
+	simhash, fingerprint_version, words, content_hash, shingles,
+	status, coalesce(duplicate_of, 0), cluster_id, coalesce(distance, 0), coalesce(word_ratio, 0), coalesce(overlap, 0)`
 
 func scanArticle(row pgx.Row) (service.Article, error) {
 	var (
@@ -76,13 +76,14 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 		simhash             int64
 		words               []int64
 		hash                []byte
+		shingles            []int32
 		contentType, status string
 		distance            int16
-		ratio               float32
+		ratio, overlap      float32
 	)
 	err := row.Scan(&a.ID, &a.ExternalID, &a.Source, &a.Title, &a.URL, &contentType, &a.PublishedAt, &a.IngestedAt,
-		&simhash, &a.FingerprintVersion, &words, &hash,
-		&status, &a.DuplicateOf, &a.ClusterID, &distance, &ratio)
+		&simhash, &a.FingerprintVersion, &words, &hash, &shingles,
+		&status, &a.DuplicateOf, &a.ClusterID, &distance, &ratio, &overlap)
 	if err != nil {
 		return a, err
 	}
@@ -94,23 +95,24 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 	a.Simhash = uint64(simhash)
 	a.Words = wordSet(words)
 	a.ContentHash = [sha256.Size]byte(hash)
-	a.Distance = int(distance)
-	a.WordRatio = float64(ratio)
+	a.Shingles = shingleSet(shingles)
+	a.Similarity = service.Similarity{Distance: int(distance), WordRatio: float64(ratio), Overlap: float64(overlap)}
 	return a, nil
 }
 
 // candidateColumns are the columns of a service.Candidate, in
 // scanCandidate's order: what nearCandidatesSQL returns.
-const candidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, cluster_id`
+const candidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, shingles, cluster_id`
 
 func scanCandidate(row pgx.Row) (service.Candidate, error) {
 	var (
-		c       service.Candidate
-		simhash int64
-		words   []int64
-		hash    []byte
+		c        service.Candidate
+		simhash  int64
+		words    []int64
+		hash     []byte
+		shingles []int32
 	)
-	err := row.Scan(&c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &c.ClusterID)
+	err := row.Scan(&c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &shingles, &c.ClusterID)
 	if err != nil {
 		return c, err
 	}
@@ -120,11 +122,28 @@ func scanCandidate(row pgx.Row) (service.Candidate, error) {
 	c.Simhash = uint64(simhash)
 	c.Words = wordSet(words)
 	c.ContentHash = [sha256.Size]byte(hash)
+	c.Shingles = shingleSet(shingles)
 	return c, nil
 }
 
-// The database has no unsigned integers: a simhash, a block value and a word
-// hash are stored as signed integers holding the same bits.
+// The database has no unsigned integers: a simhash, a block value, a word
+// hash and a shingle are stored as signed integers holding the same bits.
+
+func shingleSet(stored []int32) fingerprint.ShingleSet {
+	out := make(fingerprint.ShingleSet, len(stored)) // stored in their unsigned order
+	for i, s := range stored {
+		out[i] = uint32(s)
+	}
+	return out
+}
+
+func storedShingles(s fingerprint.ShingleSet) []int32 {
+	out := make([]int32, len(s))
+	for i, v := range s {
+		out[i] = int32(v)
+	}
+	return out
+}
 
 func wordSet(stored []int64) fingerprint.WordSet {
 	hashes := make([]uint64, len(stored))

@@ -55,10 +55,11 @@ func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
 			status       = CASE WHEN a.id = $1 THEN $2 ELSE a.status END,
 			duplicate_of = CASE WHEN a.id = $1 THEN nullif($3::bigint, 0) ELSE a.duplicate_of END,
 			distance     = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $4::smallint END ELSE a.distance END,
-			word_ratio   = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $5::real END ELSE a.word_ratio END
+			word_ratio   = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $5::real END ELSE a.word_ratio END,
+			overlap      = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $7::real END ELSE a.overlap END
 		FROM subtree
 		WHERE a.id = subtree.id`,
-		l.ID, string(l.Status), l.DuplicateOf, int16(l.Distance), float32(l.WordRatio), l.ClusterID)
+		l.ID, string(l.Status), l.DuplicateOf, int16(l.Distance), float32(l.WordRatio), l.ClusterID, float32(l.Overlap))
 	if err == nil && tag.RowsAffected() == 0 {
 		err = pgx.ErrNoRows
 	}

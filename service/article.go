@@ -152,6 +152,7 @@ type Article struct {
 	FingerprintVersion fingerprint.Version
 	Words              fingerprint.WordSet
 	ContentHash        [sha256.Size]byte
+	Shingles           fingerprint.ShingleSet
 
 	Status Status
 	// DuplicateOf is the article this one links to: an article ingested
@@ -162,8 +163,8 @@ type Article struct {
 	// member, which every link of the cluster leads to; the article's own id
 	// when it heads its cluster.
 	ClusterID int64
-	Distance  int     // to DuplicateOf, when it links to one
-	WordRatio float64 // with DuplicateOf, when it links to one
+	// Similarity is to DuplicateOf, when the article links to one.
+	Similarity
 }
 
 // IsCanonical reports whether the article heads its cluster.
@@ -176,6 +177,7 @@ func (a *Article) fingerprint() fingerprint.Fingerprint {
 		Version:     a.FingerprintVersion,
 		Words:       a.Words,
 		ContentHash: a.ContentHash,
+		Shingles:    a.Shingles,
 	}
 }
 
@@ -190,5 +192,6 @@ type Candidate struct {
 	Simhash     uint64
 	Words       fingerprint.WordSet
 	ContentHash [sha256.Size]byte
+	Shingles    fingerprint.ShingleSet
 	ClusterID   int64
 }

@@ -104,9 +104,8 @@ func link(id int64, d decision) Link {
 		ID:          id,
 		Status:      d.status,
 		DuplicateOf: d.best.ID,
-		Distance:    d.best.Distance,
-		WordRatio:   d.best.WordRatio,
 		ClusterID:   d.best.clusterID,
+		Similarity:  d.best.Similarity,
 	}
 }
 

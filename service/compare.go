@@ -40,10 +40,10 @@ func (s *Service) Fingerprint(ctx context.Context, t Text) (FingerprintResult, e
 
 // Comparison says how alike two texts are, and why.
 type Comparison struct {
-	Distance  int
-	WordRatio float64
-	// NearDuplicate applies the service's default max distance and minimum
-	// word ratio, as an ingest without options would.
+	Similarity
+	// NearDuplicate applies the service's default options, as an ingest
+	// without options would: the same text, or within MaxDistance bits,
+	// sharing MinOverlap of the text and MinWordRatio of the words.
 	NearDuplicate bool
 	// SharedKeywords are the words both texts count, the heaviest (by the sum
 	// of their weights in the two texts) first, at most KeywordsShown.
@@ -69,12 +69,12 @@ func (s *Service) Compare(ctx context.Context, a, b Text) (Comparison, error) {
 		return Comparison{}, err
 	}
 	c := Comparison{
-		Distance:       fingerprint.Distance(fa.Simhash, fb.Simhash),
-		WordRatio:      fingerprint.Ratio(fa.Words, fb.Words),
+		Similarity:     similarity(fa, fb.Simhash, fb.Words, fb.Shingles),
 		SharedKeywords: sharedKeywords(fa.Keywords, fb.Keywords, KeywordsShown),
 	}
+	d := s.defaults
 	c.NearDuplicate = fa.ContentHash == fb.ContentHash ||
-		(c.Distance <= s.defaults.MaxDistance && c.WordRatio >= s.defaults.MinWordRatio)
+		(c.Distance <= d.MaxDistance && c.Overlap >= d.MinOverlap && c.WordRatio >= d.MinWordRatio)
 	return c, nil
 }
 

@@ -9,14 +9,23 @@ import (
 
 // The decision is pure: these tests feed it candidates directly.
 
+// text is the shingles of the article judged; a candidate shares all of
+// them unless it says otherwise.
+var text = fingerprint.ShingleSet{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+
 func candidate(id, cluster int64, simhash uint64, words ...uint64) Candidate {
 	return Candidate{ID: id, ExternalID: "e", ClusterID: cluster, Simhash: simhash,
-		Words: fingerprint.NewWordSet(words), PublishedAt: time.Unix(0, 0)}
+		Words: fingerprint.NewWordSet(words), Shingles: text, PublishedAt: time.Unix(0, 0)}
+}
+
+func withShingles(c Candidate, s ...uint32) Candidate {
+	c.Shingles = s
+	return c
 }
 
 func TestDecide(t *testing.T) {
-	fp := fingerprint.Fingerprint{Simhash: 0b1111, Words: fingerprint.NewWordSet([]uint64{1, 2, 3, 4})}
-	opts := Options{MaxDistance: 3, MinWordRatio: 0.5, Limit: 10}
+	fp := fingerprint.Fingerprint{Simhash: 0b1111, Words: fingerprint.NewWordSet([]uint64{1, 2, 3, 4}), Shingles: text}
+	opts := Options{MaxDistance: 3, MinOverlap: 0.5, MinWordRatio: 0.5, Limit: 10}
 
 	tests := []struct {
 		name        string
@@ -44,9 +53,22 @@ func TestDecide(t *testing.T) {
 			wantMatches: nil,
 		},
 		{
+			name:        "too little shared text is no match, however many words",
+			near:        []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 11, 12, 13, 14, 15, 16)},
+			wantStatus:  StatusUnique,
+			wantMatches: nil,
+		},
+		{
+			name:        "the match sharing the most text wins a tie of distance",
+			near:        []Candidate{withShingles(candidate(5, 5, 0b0111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 11), candidate(6, 6, 0b1110, 1, 2, 3, 4)},
+			wantStatus:  StatusNearDuplicate,
+			wantBest:    6,
+			wantMatches: []int64{6, 5},
+		},
+		{
 			name:        "farther than max_distance is no match",
 			near:        []Candidate{candidate(5, 5, 0b0001, 1, 2, 3, 4)},
-			opts:        Options{MaxDistance: 2, MinWordRatio: 0.5, Limit: 10},
+			opts:        Options{MaxDistance: 2, MinOverlap: 0.5, MinWordRatio: 0.5, Limit: 10},
 			wantStatus:  StatusUnique,
 			wantMatches: nil,
 		},
@@ -61,7 +83,7 @@ func TestDecide(t *testing.T) {
 		{
 			name:        "matches are cut at limit, closest first",
 			near:        []Candidate{candidate(1, 1, 0b0000, 1, 2, 3, 4), candidate(2, 2, 0b1110, 1, 2, 3, 4), candidate(3, 3, 0b1100, 1, 2, 3, 4)},
-			opts:        Options{MaxDistance: 3, MinWordRatio: 0, Limit: 2},
+			opts:        Options{MaxDistance: 3, Limit: 2},
 			wantStatus:  StatusNearDuplicate,
 			wantBest:    2,
 			wantMatches: []int64{2, 3},
@@ -115,14 +137,16 @@ func TestOptionsValidate(t *testing.T) {
 		field string // "" when valid
 	}{
 		{"defaults", ok, ""},
-		{"max_distance 0", Options{0, 0.5, 0, 1}, ""},
-		{"max_distance 4", Options{4, 0.5, 0, 1}, "max_distance"},
-		{"max_distance -1", Options{-1, 0.5, 0, 1}, "max_distance"},
-		{"min_word_ratio 2", Options{3, 2, 0, 1}, "min_word_ratio"},
-		{"min_word_ratio -0.1", Options{3, -0.1, 0, 1}, "min_word_ratio"},
-		{"negative window", Options{3, 0.5, -time.Hour, 1}, "window_hours"},
-		{"limit 0", Options{3, 0.5, 0, 0}, "limit"},
-		{"limit 1001", Options{3, 0.5, 0, 1001}, "limit"},
+		{"max_distance 0", Options{MaxDistance: 0, Limit: 1}, ""},
+		{"max_distance 4", Options{MaxDistance: 4, Limit: 1}, "max_distance"},
+		{"max_distance -1", Options{MaxDistance: -1, Limit: 1}, "max_distance"},
+		{"min_overlap 1.5", Options{MaxDistance: 3, MinOverlap: 1.5, Limit: 1}, "min_overlap"},
+		{"min_overlap -0.1", Options{MaxDistance: 3, MinOverlap: -0.1, Limit: 1}, "min_overlap"},
+		{"min_word_ratio 2", Options{MaxDistance: 3, MinWordRatio: 2, Limit: 1}, "min_word_ratio"},
+		{"min_word_ratio -0.1", Options{MaxDistance: 3, MinWordRatio: -0.1, Limit: 1}, "min_word_ratio"},
+		{"negative window", Options{MaxDistance: 3, Window: -time.Hour, Limit: 1}, "window_hours"},
+		{"limit 0", Options{MaxDistance: 3}, "limit"},
+		{"limit 1001", Options{MaxDistance: 3, Limit: 1001}, "limit"},
 	}
 	for _, tc := range tests {
 		err := tc.opts.Validate()

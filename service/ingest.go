@@ -126,11 +126,11 @@ func newArticle(in *ArticleInput, fp fingerprint.Fingerprint, l Link) Article {
 		FingerprintVersion: fp.Version,
 		Words:              fp.Words,
 		ContentHash:        fp.ContentHash,
+		Shingles:           fp.Shingles,
 		Status:             l.Status,
 		DuplicateOf:        l.DuplicateOf,
 		ClusterID:          l.ClusterID,
-		Distance:           l.Distance,
-		WordRatio:          l.WordRatio,
+		Similarity:         l.Similarity,
 	}
 }
 
@@ -147,7 +147,7 @@ func verdictOf(a Article, matches []Match) Verdict {
 		Simhash:    a.Simhash,
 	}
 	if a.DuplicateOf != 0 {
-		v.DuplicateOf = &Reference{ID: a.DuplicateOf, Distance: a.Distance, WordRatio: a.WordRatio}
+		v.DuplicateOf = &Reference{ID: a.DuplicateOf, Similarity: a.Similarity}
 		for _, m := range matches {
 			if m.ID == a.DuplicateOf {
 				v.DuplicateOf.ExternalID = m.ExternalID

@@ -67,10 +67,11 @@ func compareBool(a, b bool) int {
 
 // decide judges a fingerprint against the stored articles with the same text
 // (exact) and the index's candidates (near). A candidate is a near duplicate
-// when it is within opts.MaxDistance bits and shares at least
-// opts.MinWordRatio of the words. An exact duplicate links to the earliest
-// stored copy; a near duplicate to its closest match (fewest differing bits,
-// then most shared words, then the earliest).
+// when it is within opts.MaxDistance bits, shares at least opts.MinOverlap
+// of its text and at least opts.MinWordRatio of its words. An exact
+// duplicate links to the first stored copy; a near duplicate to its closest
+// match (fewest differing bits, then most shared text, then most shared
+// words, then the earliest).
 func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) decision {
 	seen := make(map[int64]bool, len(exact)+len(near))
 	var matches []Match
@@ -83,7 +84,7 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 			continue
 		}
 		m := newMatch(fp, c, false)
-		if m.Distance <= opts.MaxDistance && m.WordRatio >= opts.MinWordRatio {
+		if m.Distance <= opts.MaxDistance && m.Overlap >= opts.MinOverlap && m.WordRatio >= opts.MinWordRatio {
 			matches = append(matches, m)
 		}
 	}
@@ -91,6 +92,7 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 		return cmp.Or(
 			cmp.Compare(a.Distance, b.Distance),
 			-compareBool(a.exact, b.exact),
+			-cmp.Compare(a.Overlap, b.Overlap),
 			-cmp.Compare(a.WordRatio, b.WordRatio),
 			cmp.Compare(a.ID, b.ID),
 		)
@@ -119,8 +121,7 @@ func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
 		Source:      c.Source,
 		Title:       c.Title,
 		PublishedAt: c.PublishedAt,
-		Distance:    fingerprint.Distance(fp.Simhash, c.Simhash),
-		WordRatio:   fingerprint.Ratio(fp.Words, c.Words),
+		Similarity:  similarity(fp, c.Simhash, c.Words, c.Shingles),
 		simhash:     c.Simhash,
 		contentHash: c.ContentHash,
 		clusterID:   c.ClusterID,

@@ -96,7 +96,6 @@ type Link struct {
 	ID          int64
 	Status      Status
 	DuplicateOf int64 // 0 when the article heads its cluster
-	Distance    int   // to DuplicateOf
-	WordRatio   float64
 	ClusterID   int64 // DuplicateOf's cluster; 0 when the article heads its own
+	Similarity        // to DuplicateOf
 }

@@ -3,6 +3,8 @@ package service
 import (
 	"crypto/sha256"
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Verdict is the answer about one article.
@@ -26,13 +28,34 @@ type Verdict struct {
 	Candidates int
 }
 
-// Reference names the article a duplicate links to, with the distance and
-// shared-word ratio between the two.
+// Reference names the article a duplicate links to, and how alike the two
+// are.
 type Reference struct {
 	ID         int64
 	ExternalID string
-	Distance   int
-	WordRatio  float64
+	Similarity
+}
+
+// Similarity is how alike an article is to one it was compared with.
+type Similarity struct {
+	// Distance is the Hamming distance of their fingerprints.
+	Distance int
+	// WordRatio is their shared-word ratio, |A ∩ B| / min(|A|, |B|) of their
+	// word sets: how much vocabulary they share.
+	WordRatio float64
+	// Overlap is how much text they share, |A ∩ B| / min(|A|, |B|) of their
+	// shingles: the share of the shorter one found in the other.
+	Overlap float64
+}
+
+// similarity measures fingerprint fp against a stored one.
+func similarity(fp fingerprint.Fingerprint, simhash uint64, words fingerprint.WordSet, shingles fingerprint.ShingleSet) Similarity {
+	aInB, bInA := fingerprint.Coverage(fp.Shingles, shingles)
+	return Similarity{
+		Distance:  fingerprint.Distance(fp.Simhash, simhash),
+		WordRatio: fingerprint.Ratio(fp.Words, words),
+		Overlap:   max(aInB, bInA),
+	}
 }
 
 // Match is a stored article that the article duplicates. Matches are
@@ -44,8 +67,7 @@ type Match struct {
 	Source      string
 	Title       string
 	PublishedAt time.Time
-	Distance    int
-	WordRatio   float64
+	Similarity
 
 	// What the match was judged against, to check it still holds when the
 	// article links to it (lockMatch).
@@ -57,5 +79,5 @@ type Match struct {
 
 // reference names a match as the article a duplicate links to.
 func (m *Match) reference() *Reference {
-	return &Reference{ID: m.ID, ExternalID: m.ExternalID, Distance: m.Distance, WordRatio: m.WordRatio}
+	return &Reference{ID: m.ID, ExternalID: m.ExternalID, Similarity: m.Similarity}
 }

@@ -107,8 +107,15 @@ func settings() []setting {
 				c.Options.MaxDistance = n
 				return err
 			}},
+		{name: "DEDUP_MIN_OVERLAP", def: strconv.FormatFloat(d.MinOverlap, 'g', -1, 64),
+			meaning: "default smallest share of text a near duplicate shares with the article it links to, 0-1",
+			read: func(c *Config, v string) error {
+				f, err := number(v)
+				c.Options.MinOverlap = f
+				return err
+			}},
 		{name: "DEDUP_MIN_WORD_RATIO", def: strconv.FormatFloat(d.MinWordRatio, 'g', -1, 64),
-			meaning: "default smallest shared-word ratio of a near duplicate, 0-1",
+			meaning: "default smallest shared-word ratio of a near duplicate, 0-1; 0 for no condition",
 			read: func(c *Config, v string) error {
 				f, err := number(v)
 				c.Options.MinWordRatio = f
@@ -293,6 +300,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("addr", c.Addr),
 		slog.Int("api_keys", len(c.APIKeys)),
 		slog.Int("max_distance", c.Options.MaxDistance),
+		slog.Float64("min_overlap", c.Options.MinOverlap),
 		slog.Float64("min_word_ratio", c.Options.MinWordRatio),
 		slog.Float64("window_hours", c.Options.Window.Hours()),
 		slog.String("dict_dir", c.DictDir),
@@ -372,6 +380,8 @@ func optionVariable(err error) string {
 		switch e.Field {
 		case "max_distance":
 			return "DEDUP_MAX_DISTANCE"
+		case "min_overlap":
+			return "DEDUP_MIN_OVERLAP"
 		case "min_word_ratio":
 			return "DEDUP_MIN_WORD_RATIO"
 		case "window_hours":

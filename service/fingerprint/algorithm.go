@@ -25,8 +25,12 @@ const (
 	VersionExperimental Version = 0
 	// VersionYanyiwu is Yanyiwu: bit-for-bit yanyiwu/simhash.
 	VersionYanyiwu Version = 1
-	// VersionWeighted is Weighted, the project's default.
+	// VersionWeighted is Weighted with WeightedParamsV2, the default until
+	// real news showed its faults. Stored rows of it are re-fingerprinted by
+	// dedupd refingerprint.
 	VersionWeighted Version = 2
+	// VersionNews is Weighted with DefaultWeightedParams, the default.
+	VersionNews Version = 3
 )
 
 // Document is the text of an article as a fingerprint reads it.
@@ -54,6 +58,9 @@ type Fingerprint struct {
 	// ContentHash is the SHA-256 of the normalised title and body, whatever
 	// the algorithm: two documents with equal hashes read the same.
 	ContentHash [sha256.Size]byte
+	// Shingles sample the character 5-grams of the normalised body, whatever
+	// the algorithm: how much of its text two documents share (shingles.go).
+	Shingles ShingleSet
 }
 
 // Algorithm makes fingerprints. Implementations are safe for concurrent use.
@@ -67,29 +74,47 @@ type Algorithm interface {
 	Fingerprint(ctx context.Context, doc Document) (Fingerprint, error)
 }
 
-// normalised is a document's title and body as plain, normalised text.
-type normalised struct{ title, body string }
+// text is a document as the algorithms read it: its body as plain text
+// (the HTML's visible text), with its lines, and its title and body
+// normalised.
+type text struct {
+	plainBody   string
+	title, body string // normalised
+}
 
-// normalise normalises a document's title and body, or returns a
-// *TooLongError.
-func normalise(doc Document) (normalised, error) {
+// read reads a document, or returns a *TooLongError.
+func read(doc Document) (text, error) {
 	title, body := doc.Title, doc.Body
 	if doc.HTML {
 		title, body = HTMLText(title), HTMLText(body)
 	}
-	var n normalised
+	t := text{plainBody: body}
 	var ok bool
-	if n.title, ok = normalize(title, MaxNormalizedBytes); !ok {
-		return normalised{}, &TooLongError{Part: "title"}
+	if t.title, ok = normalize(title, MaxNormalizedBytes); !ok {
+		return text{}, &TooLongError{Part: "title"}
 	}
-	if n.body, ok = normalize(body, MaxNormalizedBytes); !ok {
-		return normalised{}, &TooLongError{Part: "body"}
+	if t.body, ok = normalize(body, MaxNormalizedBytes); !ok {
+		return text{}, &TooLongError{Part: "body"}
 	}
-	return n, nil
+	return t, nil
 }
 
-func (n normalised) contentHash() [sha256.Size]byte {
-	return sha256.Sum256([]byte(n.title + "\n" + n.body))
+// core is the normalised body without the short lines at its ends (see
+// edges.go), or the whole body when none is left out.
+func (t text) core() (string, error) {
+	core := coreLines(t.plainBody)
+	if core == t.plainBody {
+		return t.body, nil
+	}
+	normal, ok := normalize(core, MaxNormalizedBytes) // shorter than the body: within the bound
+	if !ok {
+		return "", &TooLongError{Part: "body"}
+	}
+	return normal, nil
+}
+
+func (t text) contentHash() [sha256.Size]byte {
+	return sha256.Sum256([]byte(t.title + "\n" + t.body))
 }
 
 // weightedWord is a counted word's hash and the weight it is folded with.

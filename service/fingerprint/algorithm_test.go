@@ -48,8 +48,13 @@ func TestErrNoWords(t *testing.T) {
 }
 
 func TestWeightedVersion(t *testing.T) {
-	if v := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams).Version(); v != fingerprint.VersionWeighted {
-		t.Errorf("NewWeighted(d, DefaultWeightedParams).Version() = %d, want %d", v, fingerprint.VersionWeighted)
+	for params, want := range map[fingerprint.WeightedParams]fingerprint.Version{
+		fingerprint.DefaultWeightedParams: fingerprint.VersionNews,
+		fingerprint.WeightedParamsV2:      fingerprint.VersionWeighted,
+	} {
+		if v := fingerprint.NewWeighted(dict, params).Version(); v != want {
+			t.Errorf("NewWeighted(d, %+v).Version() = %d, want %d", params, v, want)
+		}
 	}
 	other := fingerprint.DefaultWeightedParams
 	other.TopN = 7
@@ -75,8 +80,8 @@ func TestWeightedKeywords(t *testing.T) {
 	for _, a := range articles(t, 32, 10) {
 		doc := fingerprint.Document{Title: a.Title, Body: a.Body}
 		fp := mustFingerprint(t, weighted, doc)
-		if fp.Version != fingerprint.VersionWeighted {
-			t.Errorf("Version = %d, want %d", fp.Version, fingerprint.VersionWeighted)
+		if fp.Version != fingerprint.VersionNews {
+			t.Errorf("Version = %d, want %d", fp.Version, fingerprint.VersionNews)
 		}
 		if !slices.IsSortedFunc(fp.Keywords, func(a, b fingerprint.Keyword) int {
 			switch {
@@ -105,11 +110,14 @@ func TestWeightedKeywords(t *testing.T) {
 	}
 }
 
-// A word of the title counts TitleWeight times an occurrence in the body.
+// In VersionWeighted, a word of the title counts TitleWeight times an
+// occurrence in the body; in VersionNews the title does not count: a copy
+// under a new headline keeps its fingerprint.
 func TestWeightedTitle(t *testing.T) {
-	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
-	body := mustFingerprint(t, alg, fingerprint.Document{Body: "记者今天在北京采访了几位经济学家。"})
-	withTitle := mustFingerprint(t, alg, fingerprint.Document{Title: "区块链", Body: "记者今天在北京采访了几位经济学家。"})
+	const text = "记者今天在北京采访了几位经济学家，谈今年的消费和投资。"
+	v2 := fingerprint.NewWeighted(dict, fingerprint.WeightedParamsV2)
+	body := mustFingerprint(t, v2, fingerprint.Document{Body: text})
+	withTitle := mustFingerprint(t, v2, fingerprint.Document{Title: "区块链", Body: text})
 	weight := func(fp fingerprint.Fingerprint, w string) float64 {
 		for _, k := range fp.Keywords {
 			if k.Word == w {
@@ -119,11 +127,23 @@ func TestWeightedTitle(t *testing.T) {
 		return 0
 	}
 	if weight(body, "区块链") != 0 || weight(withTitle, "区块链") == 0 {
-		t.Errorf("区块链 weighs %v without the title and %v with it; want 0 and more", weight(body, "区块链"), weight(withTitle, "区块链"))
+		t.Errorf("v2: 区块链 weighs %v without the title and %v with it; want 0 and more", weight(body, "区块链"), weight(withTitle, "区块链"))
 	}
-	inBody := mustFingerprint(t, alg, fingerprint.Document{Body: "区块链。记者今天在北京采访了几位经济学家。"})
-	if w, want := weight(withTitle, "区块链"), weight(inBody, "区块链")*fingerprint.DefaultWeightedParams.TitleWeight; w != want {
-		t.Errorf("区块链 in the title weighs %v, want %v", w, want)
+	inBody := mustFingerprint(t, v2, fingerprint.Document{Body: "区块链。" + text})
+	if w, want := weight(withTitle, "区块链"), weight(inBody, "区块链")*fingerprint.WeightedParamsV2.TitleWeight; w != want {
+		t.Errorf("v2: 区块链 in the title weighs %v, want %v", w, want)
+	}
+
+	news := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	for _, a := range articles(t, 33, 20) {
+		one := mustFingerprint(t, news, fingerprint.Document{Title: a.Title, Body: a.Body})
+		other := mustFingerprint(t, news, fingerprint.Document{Title: "区块链带来的新闻标题", Body: a.Body})
+		if one.Simhash != other.Simhash || slices.Compare(one.Words, other.Words) != 0 || slices.Compare(one.Shingles, other.Shingles) != 0 {
+			t.Errorf("VersionNews: a new title changed the fingerprint of %q (%d bits)", a.Title, fingerprint.Distance(one.Simhash, other.Simhash))
+		}
+		if one.ContentHash == other.ContentHash {
+			t.Errorf("the content hash reads the title, but two titles gave the same for %q", a.Title)
+		}
 	}
 }
 

@@ -96,11 +96,11 @@ func TestChunkedSegmentation(t *testing.T) {
 	text := Normalize(string(novel))
 	ctx := context.Background()
 	whole, chunked := map[string]float64{}, map[string]float64{}
-	nWhole, err := d.countWordsIn(ctx, text, 1, whole, math.MaxInt)
+	nWhole, err := d.countWordsIn(ctx, text, 1, wordRules{allScripts: true}, whole, math.MaxInt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nChunked, err := d.countWordsIn(ctx, text, 1, chunked, 256)
+	nChunked, err := d.countWordsIn(ctx, text, 1, wordRules{allScripts: true}, chunked, 256)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestChunkedSegmentation(t *testing.T) {
 	// Between chunks, the deadline is checked.
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := d.countWordsIn(canceled, text, 1, map[string]float64{}, 256); err != context.Canceled {
+	if _, err := d.countWordsIn(canceled, text, 1, wordRules{}, map[string]float64{}, 256); err != context.Canceled {
 		t.Errorf("countWords with a canceled context = %v, want context.Canceled", err)
 	}
 }

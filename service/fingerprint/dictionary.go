@@ -92,27 +92,37 @@ func (d *Dictionary) IDF(word string) float64 {
 const segmentChunkBytes = 64 << 10
 
 // countWords segments normalised text and adds weight to counts for every
-// word that counts: not a separator, not a single rune, not a stop word. It
-// returns how many words it counted, or ctx's error once ctx is done.
-func (d *Dictionary) countWords(ctx context.Context, text string, weight float64, counts map[string]float64) (int, error) {
-	return d.countWordsIn(ctx, text, weight, counts, segmentChunkBytes)
+// word that counts: not a separator, not a single rune, not a stop word,
+// and as rules say. It returns how many words it counted, or ctx's error
+// once ctx is done.
+func (d *Dictionary) countWords(ctx context.Context, text string, weight float64, rules wordRules, counts map[string]float64) (int, error) {
+	return d.countWordsIn(ctx, text, weight, rules, counts, segmentChunkBytes)
 }
 
 // countWordsIn is countWords with chunks of at most chunkBytes.
-func (d *Dictionary) countWordsIn(ctx context.Context, text string, weight float64, counts map[string]float64, chunkBytes int) (int, error) {
+func (d *Dictionary) countWordsIn(ctx context.Context, text string, weight float64, rules wordRules, counts map[string]float64, chunkBytes int) (int, error) {
 	n := 0
+	count := func(w string) {
+		if d.counts(w) && !(rules.dropNumbers && isNumber(w)) {
+			counts[w] += weight
+			n++
+		}
+	}
 	for text != "" {
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
 		chunk := nextChunk(text, chunkBytes)
 		text = strings.TrimPrefix(text[len(chunk):], " ")
-		for _, w := range d.jieba.Cut(chunk, true) {
-			if !d.counts(w) {
-				continue
+		if rules.allScripts {
+			var others []string
+			chunk, others = splitScripts(chunk)
+			for _, w := range others {
+				count(w)
 			}
-			counts[w] += weight
-			n++
+		}
+		for _, w := range d.jieba.Cut(chunk, true) {
+			count(w)
 		}
 	}
 	return n, nil

@@ -144,10 +144,11 @@ func TestHTMLAndPlainText(t *testing.T) {
 }
 
 func TestHTMLHiddenText(t *testing.T) {
-	// Every word counted, not the default's 64 heaviest: the question is
-	// which text is read, not which words make the cut.
+	// Every word counted, not the default's 64 heaviest, and the short
+	// lines at the ends too: the question is which text is read, not which
+	// words make the cut.
 	all := fingerprint.DefaultWeightedParams
-	all.TopN = 0
+	all.TopN, all.StripEdges = 0, false
 	alg := fingerprint.NewWeighted(dict, all)
 	a := articles(t, 23, 1)[0]
 	has := func(fp fingerprint.Fingerprint, word string) bool {

@@ -46,7 +46,7 @@ func (y *Yanyiwu) Version() Version {
 // ctx's error. cppjieba extracts keywords from the whole text in one call,
 // so the deadline is checked before it.
 func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, error) {
-	norm, err := normalise(doc) // for the content hash, and to bound the text
+	norm, err := read(doc) // for the content hash and the shingles, and to bound the text
 	if err != nil {
 		return Fingerprint{}, err
 	}
@@ -82,6 +82,7 @@ func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, e
 		Words:       NewWordSet(hashes),
 		Keywords:    keywords,
 		ContentHash: norm.contentHash(),
+		Shingles:    ShinglesOf(norm.body),
 	}, nil
 }
 

@@ -44,7 +44,7 @@ func buildMaskedTable(ctx context.Context, pool *pgxpool.Pool) error {
 		`CREATE TABLE articles_masked AS
 		 SELECT id, source, external_id, title, url, body, content_type, published_at, ingested_at,
 		        content_hash, simhash, fingerprint_version, ` + strings.Join(blocks, ", ") + `,
-		        words, status, duplicate_of, cluster_id, distance, word_ratio
+		        words, shingles, status, duplicate_of, cluster_id, distance, word_ratio, overlap
 		 FROM articles ORDER BY id`,
 	}
 	for _, c := range []string{"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3"} {

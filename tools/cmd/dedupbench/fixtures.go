@@ -24,7 +24,7 @@ type fixtureRow struct {
 // order; the others take their defaults.
 var fixtureColumns = []string{
 	"source", "external_id", "title", "body", "published_at",
-	"content_hash", "simhash", "fingerprint_version", "words", "status",
+	"content_hash", "simhash", "fingerprint_version", "words", "shingles", "status",
 	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
 }
 
@@ -34,9 +34,13 @@ func fixtureValues(r *fixtureRow) []any {
 	for i, w := range a.Words {
 		words[i] = int64(w)
 	}
+	shingles := make([]int32, len(a.Shingles))
+	for i, s := range a.Shingles {
+		shingles[i] = int32(s)
+	}
 	values := []any{
 		a.Source, a.ExternalID, a.Title, r.Body, a.PublishedAt,
-		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, words, string(service.StatusUnique),
+		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, words, shingles, string(service.StatusUnique),
 	}
 	b := fingerprint.BlocksOf(a.Simhash)
 	for _, v := range b.A {

@@ -161,6 +161,7 @@ func copyRow(rs *realSet, r synthRow, i int, rng *rand.Rand, texts []corpus.Arti
 			Simhash:            r.Simhash,
 			FingerprintVersion: a.FP.Version,
 			Words:              a.FP.Words,
+			Shingles:           a.FP.Shingles,
 			ContentHash:        a.FP.ContentHash,
 		}, Body: a.Body}
 	}
