@@ -597,3 +597,66 @@ func TestQueryKeyEscapes(t *testing.T) {
 		t.Errorf("GET by escaped key = %+v, want %d", got, *v.ID)
 	}
 }
+
+// TestSharedSentencesRoute checks the multi-viewpoint query over HTTP, and
+// a check that asks for the same.
+func TestSharedSentencesRoute(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	a := s.ingest(t, article("cms-a", cpiTitle, cpiBody), http.StatusCreated)
+	// Another story that quotes two of the report's sentences.
+	quote := chipBody + "\n" + strings.Join(strings.SplitAfter(cpiBody, "。")[1:3], "")
+	b := s.ingest(t, article("cms-b", chipTitle, quote), http.StatusCreated)
+	if b.Status != "unique" {
+		t.Fatalf("the story quoting two sentences is %s, want unique", b.Status)
+	}
+
+	r := s.get(t, fmt.Sprintf("/v1/articles/%d/shared-sentences", *b.ID))
+	wantStatus(t, "shared sentences", r, http.StatusOK)
+	got := decode[struct {
+		ID        int64 `json:"id"`
+		Sentences int   `json:"sentences"`
+		Articles  []struct {
+			ID        int64 `json:"id"`
+			Shared    int   `json:"shared"`
+			Coverage  struct{ This, That float64 }
+			Sentences []struct {
+				Text      string `json:"text"`
+				OtherText string `json:"other_text"`
+			} `json:"sentences"`
+		} `json:"articles"`
+	}](t, r)
+	if got.ID != *b.ID || got.Sentences == 0 || len(got.Articles) != 1 || got.Articles[0].ID != *a.ID || got.Articles[0].Shared < 2 {
+		t.Fatalf("shared sentences = %v, want article %d sharing the quoted sentences", r, *a.ID)
+	}
+	for _, p := range got.Articles[0].Sentences {
+		if !strings.Contains(cpiBody, strings.TrimSpace(p.OtherText)) {
+			t.Errorf("shared sentence %q is not the report's", p.OtherText)
+		}
+	}
+
+	check := s.post(t, "/v1/check", map[string]any{"body": quote, "shared_sentences": true})
+	wantStatus(t, "check with shared sentences", check, http.StatusOK)
+	if v := decode[object](t, check); v["shared_sentences"] == nil {
+		t.Errorf("check with shared_sentences = %v, want the shared sentences", check)
+	}
+	plain := s.post(t, "/v1/check", map[string]any{"body": quote})
+	if v := decode[object](t, plain); v["shared_sentences"] != nil {
+		t.Errorf("check without shared_sentences lists them: %v", plain)
+	}
+
+	for _, tc := range []struct {
+		path, code string
+	}{
+		{fmt.Sprintf("/v1/articles/%d/shared-sentences?limit=0", *b.ID), "invalid_argument"},
+		{fmt.Sprintf("/v1/articles/%d/shared-sentences?window_hours=-1", *b.ID), "invalid_argument"},
+		{"/v1/articles/999999/shared-sentences", "not_found"},
+	} {
+		r := s.get(t, tc.path)
+		if e := decode[errorBody](t, r); e.Error.Code != tc.code {
+			t.Errorf("GET %s = %v, want %s", tc.path, r, tc.code)
+		}
+	}
+	r = s.post(t, "/v1/articles", map[string]any{"external_id": "x", "body": quote, "shared_sentences": true})
+	wantError(t, "ingest asking for shared sentences", r, http.StatusUnprocessableEntity, "invalid_argument")
+}

@@ -17,7 +17,7 @@ func (a *api) ingest(c echo.Context) error {
 	if err := decodeBody(c, a.maxBody, &req); err != nil {
 		return err
 	}
-	in, opts, err := req.toService(a.svc.Defaults())
+	in, opts, err := req.toIngest(a.svc.Defaults())
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (a *api) ingestBatch(c echo.Context) error {
 			results[i] = a.itemError(c, err)
 			continue
 		}
-		in, opts, err := ar.toService(defaults)
+		in, opts, err := ar.toIngest(defaults)
 		if err != nil {
 			results[i] = a.itemError(c, err)
 			continue
@@ -159,6 +159,38 @@ func (a *api) duplicates(c echo.Context) error {
 		r.Duplicates = append(r.Duplicates, article(o))
 	}
 	return c.JSON(http.StatusOK, r)
+}
+
+// sharedSentences is GET /v1/articles/{id}/shared-sentences: for each
+// sentence of the article that other stored articles also hold, those
+// articles and their sentences, by article; all stored news unless
+// window_hours says otherwise, at most limit articles.
+func (a *api) sharedSentences(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	opts := service.DefaultSharedOptions
+	q := c.QueryParams()
+	if v := q.Get("window_hours"); v != "" {
+		hours, perr := strconv.ParseFloat(v, 64)
+		if perr != nil {
+			return service.Invalid("window_hours", "must be a number of hours, not %q", v)
+		}
+		if opts.Window, err = service.WindowHoursOption(hours); err != nil {
+			return err
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		if opts.Limit, err = strconv.Atoi(v); err != nil {
+			return service.Invalid("limit", "must be a whole number, not %q", v)
+		}
+	}
+	shared, err := a.svc.SharedSentences(c.Request().Context(), id, opts)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sharedSentences(shared))
 }
 
 // deleteArticle is DELETE /v1/articles/{id}: 204, and the article is never

@@ -46,6 +46,9 @@ type articleRequest struct {
 	MinWordRatio *float64 `json:"min_word_ratio"`
 	WindowHours  *float64 `json:"window_hours"`
 	Limit        *int     `json:"limit"`
+	// SharedSentences asks a check to list the sentences shared with stored
+	// articles; an ingest refuses it.
+	SharedSentences bool `json:"shared_sentences"`
 }
 
 // toService returns the article and its options, the options not sent taken
@@ -85,6 +88,7 @@ func (r *articleRequest) toService(defaults service.Options) (service.ArticleInp
 	if r.Limit != nil {
 		opts.Limit = *r.Limit
 	}
+	opts.SharedSentences = r.SharedSentences
 	return in, opts, nil
 }
 
@@ -97,7 +101,18 @@ func DecodeArticle(data []byte, defaults service.Options) (service.ArticleInput,
 	if err := unmarshalStrict(data, &req); err != nil {
 		return service.ArticleInput{}, defaults, err
 	}
-	return req.toService(defaults)
+	return req.toIngest(defaults)
+}
+
+// toIngest is toService for an article to store, which lists no shared
+// sentences (GET /v1/articles/{id}/shared-sentences does, once it is
+// stored).
+func (r *articleRequest) toIngest(defaults service.Options) (service.ArticleInput, service.Options, error) {
+	if r.SharedSentences {
+		return service.ArticleInput{}, defaults, service.Invalid("shared_sentences",
+			"only POST /v1/check lists shared sentences; a stored article's are at GET /v1/articles/{id}/shared-sentences")
+	}
+	return r.toService(defaults)
 }
 
 // compareRequest is two texts to compare.

@@ -21,25 +21,45 @@ type verdictResponse struct {
 	Matches     []matchResponse    `json:"matches"`
 	Simhash     string             `json:"simhash"`
 	Created     *bool              `json:"created,omitempty"`
+	// SharedSentences is present only in a check that asked for it.
+	SharedSentences *sharedSentencesResponse `json:"shared_sentences,omitempty"`
 }
 
 type referenceResponse struct {
-	ID         int64   `json:"id"`
-	ExternalID string  `json:"external_id"`
-	Distance   int     `json:"distance"`
-	WordRatio  float64 `json:"word_ratio"`
-	Overlap    float64 `json:"overlap"`
+	ID         int64             `json:"id"`
+	ExternalID string            `json:"external_id"`
+	Distance   int               `json:"distance"`
+	WordRatio  float64           `json:"word_ratio"`
+	Overlap    float64           `json:"overlap"`
+	Coverage   *coverageResponse `json:"coverage,omitempty"`
+}
+
+// coverageResponse is the coverage of a partial duplicate: the share of
+// this article's indexed sentences found in that one, and of that one's
+// found in this.
+type coverageResponse struct {
+	This float64 `json:"this"`
+	That float64 `json:"that"`
+}
+
+// coverage is c as the API writes it, nil for a link that is not partial.
+func coverage(status service.Status, c service.Coverage) *coverageResponse {
+	if status != service.StatusPartialDuplicate {
+		return nil
+	}
+	return &coverageResponse{This: ratio(c.This), That: ratio(c.That)}
 }
 
 type matchResponse struct {
-	ID          int64   `json:"id"`
-	ExternalID  string  `json:"external_id"`
-	Source      string  `json:"source"`
-	Title       string  `json:"title"`
-	PublishedAt string  `json:"published_at"`
-	Distance    int     `json:"distance"`
-	WordRatio   float64 `json:"word_ratio"`
-	Overlap     float64 `json:"overlap"`
+	ID          int64             `json:"id"`
+	ExternalID  string            `json:"external_id"`
+	Source      string            `json:"source"`
+	Title       string            `json:"title"`
+	PublishedAt string            `json:"published_at"`
+	Distance    int               `json:"distance"`
+	WordRatio   float64           `json:"word_ratio"`
+	Overlap     float64           `json:"overlap"`
+	Coverage    *coverageResponse `json:"coverage,omitempty"`
 }
 
 // verdict shapes v: with its id unless it is a check's, with created when
@@ -61,9 +81,12 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 	if withCreated {
 		r.Created = &v.Created
 	}
+	if v.SharedSentences != nil {
+		r.SharedSentences = sharedSentences(*v.SharedSentences)
+	}
 	if d := v.DuplicateOf; d != nil {
 		r.DuplicateOf = &referenceResponse{ID: d.ID, ExternalID: d.ExternalID, Distance: d.Distance,
-			WordRatio: ratio(d.WordRatio), Overlap: ratio(d.Overlap)}
+			WordRatio: ratio(d.WordRatio), Overlap: ratio(d.Overlap), Coverage: coverage(v.Status, d.Coverage)}
 	}
 	for _, m := range v.Matches {
 		r.Matches = append(r.Matches, matchResponse{
@@ -75,6 +98,7 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 			Distance:    m.Distance,
 			WordRatio:   ratio(m.WordRatio),
 			Overlap:     ratio(m.Overlap),
+			Coverage:    coverage(v.Status, m.Coverage),
 		})
 	}
 	return r
@@ -83,20 +107,21 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 // articleResponse is a stored article. DuplicateOf, Distance and WordRatio
 // are null for the head of a cluster.
 type articleResponse struct {
-	ID          int64          `json:"id"`
-	ExternalID  string         `json:"external_id"`
-	Source      string         `json:"source"`
-	Title       string         `json:"title"`
-	URL         string         `json:"url"`
-	PublishedAt string         `json:"published_at"`
-	IngestedAt  string         `json:"ingested_at"`
-	Simhash     string         `json:"simhash"`
-	Status      service.Status `json:"status"`
-	DuplicateOf *int64         `json:"duplicate_of"`
-	ClusterID   int64          `json:"cluster_id"`
-	Distance    *int           `json:"distance"`
-	WordRatio   *float64       `json:"word_ratio"`
-	Overlap     *float64       `json:"overlap"`
+	ID          int64             `json:"id"`
+	ExternalID  string            `json:"external_id"`
+	Source      string            `json:"source"`
+	Title       string            `json:"title"`
+	URL         string            `json:"url"`
+	PublishedAt string            `json:"published_at"`
+	IngestedAt  string            `json:"ingested_at"`
+	Simhash     string            `json:"simhash"`
+	Status      service.Status    `json:"status"`
+	DuplicateOf *int64            `json:"duplicate_of"`
+	ClusterID   int64             `json:"cluster_id"`
+	Distance    *int              `json:"distance"`
+	WordRatio   *float64          `json:"word_ratio"`
+	Overlap     *float64          `json:"overlap"`
+	Coverage    *coverageResponse `json:"coverage,omitempty"`
 }
 
 func article(a service.Article) articleResponse {
@@ -115,6 +140,7 @@ func article(a service.Article) articleResponse {
 	if !a.IsCanonical() {
 		dup, dist, wr, ov := a.DuplicateOf, a.Distance, ratio(a.WordRatio), ratio(a.Overlap)
 		r.DuplicateOf, r.Distance, r.WordRatio, r.Overlap = &dup, &dist, &wr, &ov
+		r.Coverage = coverage(a.Status, a.Coverage)
 	}
 	return r
 }
@@ -196,3 +222,57 @@ func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 func ratio(r float64) float64 { return round4(r) }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// sharedSentencesResponse is what an article's sentences have in common
+// with stored articles.
+type sharedSentencesResponse struct {
+	ID        *int64                  `json:"id,omitempty"`
+	Sentences int                     `json:"sentences"`
+	Articles  []sharedArticleResponse `json:"articles"`
+}
+
+type sharedArticleResponse struct {
+	ID          int64                  `json:"id"`
+	ExternalID  string                 `json:"external_id"`
+	Source      string                 `json:"source"`
+	Title       string                 `json:"title"`
+	PublishedAt string                 `json:"published_at"`
+	Status      service.Status         `json:"status"`
+	ClusterID   int64                  `json:"cluster_id"`
+	Shared      int                    `json:"shared"`
+	Coverage    coverageResponse       `json:"coverage"`
+	Sentences   []sentencePairResponse `json:"sentences"`
+}
+
+type sentencePairResponse struct {
+	Position      int    `json:"position"`
+	Text          string `json:"text"`
+	OtherPosition int    `json:"other_position"`
+	OtherText     string `json:"other_text"`
+	Distance      int    `json:"distance"`
+}
+
+func sharedSentences(s service.SharedSentences) *sharedSentencesResponse {
+	r := &sharedSentencesResponse{Sentences: s.Sentences, Articles: make([]sharedArticleResponse, 0, len(s.Articles))}
+	if s.ArticleID != 0 {
+		r.ID = &s.ArticleID
+	}
+	for _, a := range s.Articles {
+		ar := sharedArticleResponse{
+			ID: a.ID, ExternalID: a.ExternalID, Source: a.Source, Title: a.Title,
+			PublishedAt: timestamp(a.PublishedAt), Status: a.Status, ClusterID: a.ClusterID,
+			Coverage:  coverageResponse{This: ratio(a.Coverage.This), That: ratio(a.Coverage.That)},
+			Sentences: make([]sentencePairResponse, 0, len(a.Pairs)),
+		}
+		shared := map[int]bool{}
+		for _, p := range a.Pairs {
+			shared[p.Position] = true
+			ar.Sentences = append(ar.Sentences, sentencePairResponse{
+				Position: p.Position, Text: p.Text, OtherPosition: p.OtherPosition, OtherText: p.OtherText, Distance: p.Distance,
+			})
+		}
+		ar.Shared = len(shared)
+		r.Articles = append(r.Articles, ar)
+	}
+	return r
+}

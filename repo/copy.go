@@ -22,7 +22,7 @@ func (s *Store) copyArticles(ctx context.Context, rows []copyRow) (int64, error)
 	n, err := s.pool.CopyFrom(ctx, pgx.Identifier{"articles"}, articleWriteColumns,
 		pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
 			a := rows[i].Article
-			a.Status, a.DuplicateOf, a.ClusterID = service.StatusUnique, 0, 0
+			a.Status, a.DuplicateOf, a.ClusterID, a.PlainBody = service.StatusUnique, 0, 0, rows[i].Body
 			return articleValues(&a, rows[i].Body), nil
 		}))
 	return n, interpretError(err, "copy articles")

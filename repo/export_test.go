@@ -3,7 +3,9 @@ package repo
 import (
 	"context"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Pool returns the store's connection pool, for the tests of package
@@ -20,4 +22,21 @@ type CopyRow = copyRow
 
 func (s *Store) CopyArticles(ctx context.Context, rows []CopyRow) (int64, error) {
 	return s.copyArticles(ctx, rows)
+}
+
+// The sentence statement and its arguments, for the sentence plan test.
+const SentenceMatchesSQL = sentenceMatchesSQL
+
+var SentenceMatchesArgs = sentenceMatchesArgs
+
+// CopySentences stores the sentences of stored articles, for fixtures.
+func (s *Store) CopySentences(ctx context.Context, bySentence map[int64][]fingerprint.Sentence) error {
+	var rows [][]any
+	for id, sentences := range bySentence {
+		for i := range sentences {
+			rows = append(rows, sentenceValues(id, i, &sentences[i]))
+		}
+	}
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns, pgx.CopyFromRows(rows))
+	return err
 }

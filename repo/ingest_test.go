@@ -361,18 +361,31 @@ func checkLinks(t *testing.T, st *repo.Store) {
 		switch {
 		case !linksToEarlier:
 			t.Errorf("article %d links to %d, which was ingested after it", id, linked)
-		case d != distance || d > fingerprint.MaxIndexedDistance:
+		case d != distance:
 			t.Errorf("article %d links to %d at stored distance %d; the fingerprints are %d bits apart", id, linked, distance, d)
-		case float32(r) != ratio || r < service.DefaultOptions.MinWordRatio:
+		case float32(r) != ratio:
 			t.Errorf("article %d links to %d with stored ratio %v; the word sets share %v", id, linked, ratio, r)
-		case float32(o) != overlap || o < service.DefaultOptions.MinOverlap:
+		case float32(o) != overlap:
 			t.Errorf("article %d links to %d with stored overlap %v; the shingles share %v", id, linked, overlap, o)
+		case status == string(service.StatusPartialDuplicate):
+			// Judged by its sentences (checked below), not its fingerprint.
+		case d > fingerprint.MaxIndexedDistance || r < service.DefaultOptions.MinWordRatio || o < service.DefaultOptions.MinOverlap:
+			t.Errorf("article %d is %s of %d at distance %d, ratio %v, overlap %v: beyond the thresholds", id, status, linked, d, r, o)
 		case sameText != (status == string(service.StatusExactDuplicate)):
 			t.Errorf("article %d is %s of %d, same text: %v", id, status, linked, sameText)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if n := countRows(t, st, `
+		SELECT count(*) FROM articles d
+		WHERE d.status = 'partial_duplicate'
+		  AND (NOT (d.coverage_this >= 0.6 OR d.coverage_that >= 0.7)
+		       OR NOT EXISTS (SELECT 1 FROM sentences x JOIN sentences y
+		                        ON y.text_hash = x.text_hash OR bit_count((x.simhash # y.simhash)::bit(64)) <= 3
+		                      WHERE x.article_id = d.id AND y.article_id = d.duplicate_of))`); n != 0 {
+		t.Errorf("%d partial duplicates share no sentence with the article they link to, or too little of it", n)
 	}
 	if n := countRows(t, st, `
 		WITH RECURSIVE up(id, at, depth) AS (

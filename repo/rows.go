@@ -22,8 +22,8 @@ import (
 // ingested_at and cluster_id come from the database.
 var articleWriteColumns = []string{
 	"source", "external_id", "title", "url", "body", "content_type", "published_at",
-	"content_hash", "simhash", "fingerprint_version", "words", "shingles",
-	"status", "duplicate_of", "distance", "word_ratio", "overlap", "cluster_head",
+	"content_hash", "simhash", "fingerprint_version", "words", "shingles", "plain_body", "sentence_runes",
+	"status", "duplicate_of", "distance", "word_ratio", "overlap", "coverage_this", "coverage_that", "cluster_head",
 	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
 }
 
@@ -31,11 +31,18 @@ var articleWriteColumns = []string{
 // order of articleWriteColumns.
 func articleValues(a *service.Article, body string) []any {
 	linked := a.DuplicateOf != 0
+	partial := a.Status == service.StatusPartialDuplicate
+	runes := 0
+	for _, s := range a.Sentences {
+		runes += s.Runes
+	}
 	return append([]any{
 		a.Source, a.ExternalID, a.Title, a.URL, body, string(cmp.Or(a.ContentType, service.ContentText)), a.PublishedAt,
 		a.ContentHash[:], int64(a.Simhash), a.FingerprintVersion, storedWords(a.Words), storedShingles(a.Shingles),
+		nullIf(a.PlainBody != body, a.PlainBody), runes,
 		string(a.Status), nullIf(linked, a.DuplicateOf), nullIf(linked, int16(a.Distance)), nullIf(linked, float32(a.WordRatio)),
-		nullIf(linked, float32(a.Overlap)), nullIf(linked && a.ClusterID != 0, a.ClusterID),
+		nullIf(linked, float32(a.Overlap)), nullIf(partial, float32(a.Coverage.This)), nullIf(partial, float32(a.Coverage.That)),
+		nullIf(linked && a.ClusterID != 0, a.ClusterID),
 	}, blockArgs(a.Simhash)...)
 }
 
@@ -68,7 +75,8 @@ func placeholders(from, n int) string {
 // articleColumns are the columns of a service.Article, in scanArticle's order.
 const articleColumns = `id, external_id, source, title, url, content_type, published_at, ingested_at,
 	simhash, fingerprint_version, words, content_hash, shingles,
-	status, coalesce(duplicate_of, 0), cluster_id, coalesce(distance, 0), coalesce(word_ratio, 0), coalesce(overlap, 0)`
+	status, coalesce(duplicate_of, 0), cluster_id, coalesce(distance, 0), coalesce(word_ratio, 0), coalesce(overlap, 0),
+	coalesce(coverage_this, 0), coalesce(coverage_that, 0)`
 
 func scanArticle(row pgx.Row) (service.Article, error) {
 	var (
@@ -80,10 +88,11 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 		contentType, status string
 		distance            int16
 		ratio, overlap      float32
+		covThis, covThat    float32
 	)
 	err := row.Scan(&a.ID, &a.ExternalID, &a.Source, &a.Title, &a.URL, &contentType, &a.PublishedAt, &a.IngestedAt,
 		&simhash, &a.FingerprintVersion, &words, &hash, &shingles,
-		&status, &a.DuplicateOf, &a.ClusterID, &distance, &ratio, &overlap)
+		&status, &a.DuplicateOf, &a.ClusterID, &distance, &ratio, &overlap, &covThis, &covThat)
 	if err != nil {
 		return a, err
 	}
@@ -96,7 +105,8 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 	a.Words = wordSet(words)
 	a.ContentHash = [sha256.Size]byte(hash)
 	a.Shingles = shingleSet(shingles)
-	a.Similarity = service.Similarity{Distance: int(distance), WordRatio: float64(ratio), Overlap: float64(overlap)}
+	a.Similarity = service.Similarity{Distance: int(distance), WordRatio: float64(ratio), Overlap: float64(overlap),
+		Coverage: service.Coverage{This: float64(covThis), That: float64(covThat)}}
 	return a, nil
 }
 

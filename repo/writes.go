@@ -29,7 +29,10 @@ func (t *storeTx) TryLock(ctx context.Context, key service.LockKey) (bool, error
 // Insert stores a new article and sets its ID, IngestedAt and ClusterID.
 func (t *storeTx) Insert(ctx context.Context, a *service.Article, body string) error {
 	err := t.db.QueryRow(ctx, insertArticleSQL, articleValues(a, body)...).Scan(&a.ID, &a.IngestedAt, &a.ClusterID)
-	return interpretError(err, "insert article")
+	if err != nil {
+		return interpretError(err, "insert article")
+	}
+	return t.writeSentences(ctx, a.ID, a.Sentences, false)
 }
 
 // Replace stores new content, fingerprint and verdict for article a.ID and
@@ -37,7 +40,10 @@ func (t *storeTx) Insert(ctx context.Context, a *service.Article, body string) e
 func (t *storeTx) Replace(ctx context.Context, a *service.Article, body string) error {
 	args := append(articleValues(a, body), a.ID)
 	err := t.db.QueryRow(ctx, replaceArticleSQL, args...).Scan(&a.IngestedAt, &a.ClusterID)
-	return interpretError(err, "replace article")
+	if err != nil {
+		return interpretError(err, "replace article")
+	}
+	return t.writeSentences(ctx, a.ID, a.Sentences, true)
 }
 
 // Relink sets a stored article's verdict and moves it, with every article
@@ -56,10 +62,13 @@ func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
 			duplicate_of = CASE WHEN a.id = $1 THEN nullif($3::bigint, 0) ELSE a.duplicate_of END,
 			distance     = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $4::smallint END ELSE a.distance END,
 			word_ratio   = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $5::real END ELSE a.word_ratio END,
-			overlap      = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $7::real END ELSE a.overlap END
+			overlap      = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $7::real END ELSE a.overlap END,
+			coverage_this = CASE WHEN a.id = $1 THEN CASE WHEN $2 = 'partial_duplicate' THEN $8::real END ELSE a.coverage_this END,
+			coverage_that = CASE WHEN a.id = $1 THEN CASE WHEN $2 = 'partial_duplicate' THEN $9::real END ELSE a.coverage_that END
 		FROM subtree
 		WHERE a.id = subtree.id`,
-		l.ID, string(l.Status), l.DuplicateOf, int16(l.Distance), float32(l.WordRatio), l.ClusterID, float32(l.Overlap))
+		l.ID, string(l.Status), l.DuplicateOf, int16(l.Distance), float32(l.WordRatio), l.ClusterID, float32(l.Overlap),
+		float32(l.Coverage.This), float32(l.Coverage.That))
 	if err == nil && tag.RowsAffected() == 0 {
 		err = pgx.ErrNoRows
 	}

@@ -12,11 +12,12 @@ import (
 // Status is the verdict on an article.
 type Status string
 
-// The three verdicts.
+// The verdicts.
 const (
-	StatusUnique         Status = "unique"
-	StatusNearDuplicate  Status = "near_duplicate"
-	StatusExactDuplicate Status = "exact_duplicate"
+	StatusUnique           Status = "unique"
+	StatusNearDuplicate    Status = "near_duplicate"
+	StatusExactDuplicate   Status = "exact_duplicate"
+	StatusPartialDuplicate Status = "partial_duplicate"
 )
 
 // ContentType says how to read an article's title and body.
@@ -153,6 +154,10 @@ type Article struct {
 	Words              fingerprint.WordSet
 	ContentHash        [sha256.Size]byte
 	Shingles           fingerprint.ShingleSet
+	// Sentences are its indexed sentences, and PlainBody the text they
+	// point into: written with the article, read only when asked for.
+	Sentences []fingerprint.Sentence
+	PlainBody string
 
 	Status Status
 	// DuplicateOf is the article this one links to: an article ingested
@@ -178,6 +183,8 @@ func (a *Article) fingerprint() fingerprint.Fingerprint {
 		Words:       a.Words,
 		ContentHash: a.ContentHash,
 		Shingles:    a.Shingles,
+		Sentences:   a.Sentences,
+		PlainBody:   a.PlainBody,
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 // Check returns the verdict an article would get if it were ingested now,
 // and stores nothing: its Verdict has no ID. external_id is optional; when
 // given, the article stored under the same key is left out of the matches.
+// With opts.SharedSentences, the verdict also lists the sentences it shares
+// with stored articles.
 //
 // Errors: KindInvalid naming the field at fault, KindUnavailable.
 func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
@@ -34,5 +36,12 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	}
 	v := verdictOf(newArticle(&in, fp, link(0, d)), d.matches)
 	v.Candidates = candidates
+	if opts.SharedSentences {
+		shared, err := s.sharedSentences(ctx, s.store, fp, self, in.PublishedAt, SharedOptions{Limit: opts.Limit})
+		if err != nil {
+			return Verdict{}, err
+		}
+		v.SharedSentences = &shared
+	}
 	return v, nil
 }

@@ -121,7 +121,11 @@ func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Artic
 		return err
 	}
 	for _, d := range dependants {
-		dec, _, err := s.judge(ctx, tx, d.fingerprint(), d.PublishedAt, scope{exclude: x.ID, before: d.IngestedAt}, s.defaults)
+		fp, err := storedFingerprint(ctx, tx, d)
+		if err != nil {
+			return err
+		}
+		dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: x.ID, before: d.IngestedAt}, s.defaults)
 		if err != nil {
 			return err
 		}

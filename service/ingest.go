@@ -53,8 +53,9 @@ func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fin
 // saveTx is one attempt to store an article, step by step:
 //
 //  1. lock its key and read what is stored under it;
-//  2. lock its family-A blocks, so that a near duplicate arriving at the
-//     same instant waits for this one (or this one for it);
+//  2. lock its family-A blocks and its sentences, so that a near or
+//     partial duplicate arriving at the same instant waits for this one (or
+//     this one for it);
 //  3. if the key holds the same content, answer its stored verdict; if it
 //     holds other content, that content leaves: the articles linking to it
 //     are judged again;
@@ -71,7 +72,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Verdict{}, err
 	}
-	if err := tx.Lock(ctx, blockLocks(fp.Simhash)); err != nil {
+	if err := tx.Lock(ctx, contentLocks(fp)); err != nil {
 		return Verdict{}, err
 	}
 
@@ -127,6 +128,8 @@ func newArticle(in *ArticleInput, fp fingerprint.Fingerprint, l Link) Article {
 		Words:              fp.Words,
 		ContentHash:        fp.ContentHash,
 		Shingles:           fp.Shingles,
+		Sentences:          fp.Sentences,
+		PlainBody:          fp.PlainBody,
 		Status:             l.Status,
 		DuplicateOf:        l.DuplicateOf,
 		ClusterID:          l.ClusterID,
@@ -162,7 +165,11 @@ func verdictOf(a Article, matches []Match) Verdict {
 // content: its stored status and link, and its matches among the articles
 // ingested before it.
 func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts Options) (Verdict, error) {
-	d, candidates, err := s.judge(ctx, r, a.fingerprint(), a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt}, opts)
+	fp, err := storedFingerprint(ctx, r, a)
+	if err != nil {
+		return Verdict{}, err
+	}
+	d, candidates, err := s.judge(ctx, r, fp, a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}

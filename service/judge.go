@@ -23,8 +23,9 @@ type scope struct {
 }
 
 // judge finds the stored copies and near duplicates of a fingerprint within
-// scope and decides. It also returns how many candidates the index query
-// gave.
+// scope and decides; when there is none, it looks for the article it is a
+// partial duplicate of (partial.go). It also returns how many candidates the
+// article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
 	exact, err := r.ExactMatches(ctx, ExactQuery{
@@ -51,7 +52,13 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 	if err != nil {
 		return decision{}, 0, err
 	}
-	return decide(fp, exact, near, opts), len(near), nil
+	d := decide(fp, exact, near, opts)
+	if d.best == nil && len(fp.Sentences) > 0 {
+		if d, err = s.judgePartial(ctx, r, fp, published, sc, opts); err != nil {
+			return decision{}, 0, err
+		}
+	}
+	return d, len(near), nil
 }
 
 // compareBool orders false before true.

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"slices"
+
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -21,9 +23,10 @@ type LockKey int64
 // The kinds of lock, in the top byte of a LockKey, in the order they are
 // taken.
 const (
-	lockSpaceKey     = 1
-	lockSpaceBlockA  = 2 // +j for block A_j; the value is the 16-bit block
-	lockSpaceCluster = 8
+	lockSpaceKey      = 1
+	lockSpaceBlockA   = 2 // +j for block A_j; the value is the 16-bit block
+	lockSpaceSentence = 6 // the value is a sentence's exact hash
+	lockSpaceCluster  = 8
 )
 
 const lockValueBits = 56
@@ -49,6 +52,20 @@ func blockLocks(h uint64) []LockKey {
 		keys = append(keys, lockKey(lockSpaceBlockA+int64(j), uint64(v)))
 	}
 	return keys
+}
+
+// contentLocks are the locks of an article's content, in lock order: its
+// family-A blocks, then its sentences. Two articles that share a sentence
+// take that sentence's lock, so the second to arrive sees the first and can
+// be judged its partial duplicate.
+func contentLocks(fp fingerprint.Fingerprint) []LockKey {
+	keys := blockLocks(fp.Simhash)
+	sentences := make([]LockKey, 0, len(fp.Sentences))
+	for _, s := range fp.Sentences {
+		sentences = append(sentences, lockKey(lockSpaceSentence, s.TextHash))
+	}
+	slices.Sort(sentences)
+	return append(keys, slices.Compact(sentences)...)
 }
 
 // ClusterLockKey is the advisory lock that serialises changes to the cluster

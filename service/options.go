@@ -25,6 +25,10 @@ type Options struct {
 	Window time.Duration
 	// Limit is the most matches a verdict lists, 1–1000.
 	Limit int
+	// SharedSentences, for a check, asks for the sentences the article
+	// shares with stored articles (Verdict.SharedSentences), from all
+	// stored news, at most Limit articles.
+	SharedSentences bool
 }
 
 // MaxLimit is the most matches a verdict may list.

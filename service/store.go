@@ -42,6 +42,16 @@ type Reader interface {
 	// Dependants returns the articles that link to article id (whose
 	// DuplicateOf is id), earliest ingested first.
 	Dependants(ctx context.Context, id int64) ([]Article, error)
+	// Candidates returns the stored articles with these ids, in any order;
+	// an id that names no article is left out.
+	Candidates(ctx context.Context, ids []int64) ([]Candidate, error)
+	// SentenceMatches returns the stored sentences that match q's sentences
+	// (the same text, or a simhash within q.MaxDistance bits found through
+	// the sentence block indexes), at most q.PerSentence for each.
+	SentenceMatches(ctx context.Context, q SentenceQuery) ([]SentenceMatch, error)
+	// ArticleText returns the indexed sentences of article id and the plain
+	// text they point into, or KindNotFound.
+	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
 }
 
 // Tx is a Store's transaction.
@@ -53,14 +63,15 @@ type Tx interface {
 	// TryLock takes a transaction-scoped lock if it is free and reports
 	// whether it did, without waiting.
 	TryLock(ctx context.Context, key LockKey) (bool, error)
-	// Insert stores a new article with its verdict: a.DuplicateOf and
-	// a.ClusterID name the article it links to and that article's cluster (0
-	// and 0 for an article that heads a cluster of its own). It sets a.ID,
-	// a.IngestedAt and a.ClusterID.
+	// Insert stores a new article with its verdict and its sentences:
+	// a.DuplicateOf and a.ClusterID name the article it links to and that
+	// article's cluster (0 and 0 for an article that heads a cluster of its
+	// own). It sets a.ID, a.IngestedAt and a.ClusterID.
 	Insert(ctx context.Context, a *Article, body string) error
-	// Replace stores new content, fingerprint and verdict for the existing
-	// article a.ID, as Insert does, and sets a.IngestedAt and a.ClusterID;
-	// KindNotFound if it is gone. No article may link to a.ID any more.
+	// Replace stores new content, fingerprint, sentences and verdict for the
+	// existing article a.ID, as Insert does, and sets a.IngestedAt and
+	// a.ClusterID; KindNotFound if it is gone. No article may link to a.ID
+	// any more.
 	Replace(ctx context.Context, a *Article, body string) error
 	// Relink sets a stored article's verdict and moves it, with every article
 	// that links to it directly or through others, to cluster l.ClusterID
@@ -88,6 +99,37 @@ type NearQuery struct {
 	ExcludeID   int64     // an article not to return, 0 for none
 	Before      time.Time // only articles ingested before this; zero for all
 	Limit       int       // at most this many, closest first
+}
+
+// SentenceQuery asks for the stored sentences that match an article's.
+type SentenceQuery struct {
+	Sentences   []fingerprint.Sentence
+	MaxDistance int   // of a sentence simhash, 0–3
+	ExcludeID   int64 // an article whose sentences are not returned, 0 for none
+	PerSentence int   // at most this many matches for each sentence, 0 for all
+}
+
+// SentenceMatch is a stored sentence that matches one of a query's, with
+// what the judgement needs of its article.
+type SentenceMatch struct {
+	Query      int // the query sentence it matches, an index into SentenceQuery.Sentences
+	ArticleID  int64
+	Position   int
+	Runes      int
+	TextHash   uint64
+	Simhash    uint64
+	HasSimhash bool
+	// Text is the stored sentence, when it is not the query's exact text.
+	Text string
+
+	Version       fingerprint.Version
+	PublishedAt   time.Time
+	IngestedAt    time.Time
+	SentenceRunes int // of the whole article's indexed sentences
+	ExternalID    string
+	Source, Title string
+	ClusterID     int64
+	Status        Status
 }
 
 // Link is the verdict of a stored article: the article it links to and the

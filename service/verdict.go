@@ -26,6 +26,9 @@ type Verdict struct {
 	Created bool
 	// Candidates is how many stored fingerprints the index query returned.
 	Candidates int
+	// SharedSentences is what the article shares with stored articles,
+	// when a check asked for it; nil otherwise.
+	SharedSentences *SharedSentences
 }
 
 // Reference names the article a duplicate links to, and how alike the two
@@ -46,6 +49,9 @@ type Similarity struct {
 	// Overlap is how much text they share, |A ∩ B| / min(|A|, |B|) of their
 	// shingles: the share of the shorter one found in the other.
 	Overlap float64
+	// Coverage, for a partial duplicate, is how much of each one's indexed
+	// sentences the other holds (partial.go); zero otherwise.
+	Coverage Coverage
 }
 
 // similarity measures fingerprint fp against a stored one.

@@ -61,6 +61,10 @@ type Fingerprint struct {
 	// Shingles sample the character 5-grams of the normalised body, whatever
 	// the algorithm: how much of its text two documents share (shingles.go).
 	Shingles ShingleSet
+	// Sentences are the body's indexed sentences, whatever the algorithm
+	// (sentences.go), and PlainBody the text their offsets point into.
+	Sentences []Sentence
+	PlainBody string
 }
 
 // Algorithm makes fingerprints. Implementations are safe for concurrent use.

@@ -127,6 +127,10 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		hashes[i] = h
 		total += words[i].weight
 	}
+	sentences, err := w.dict.sentences(ctx, text.plainBody)
+	if err != nil {
+		return Fingerprint{}, err
+	}
 	if w.params.WeightCap > 0 {
 		limit := w.params.WeightCap * total
 		for i := range words {
@@ -140,6 +144,8 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		Keywords:    keywords,
 		ContentHash: text.contentHash(),
 		Shingles:    ShinglesOf(text.body),
+		Sentences:   sentences,
+		PlainBody:   text.plainBody,
 	}, nil
 }
 

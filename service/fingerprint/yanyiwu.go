@@ -62,6 +62,10 @@ func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, e
 	if title != "" {
 		text = title + "\n" + body
 	}
+	sentences, err := y.dict.sentences(ctx, norm.plainBody)
+	if err != nil {
+		return Fingerprint{}, err
+	}
 	extracted := y.dict.jieba.ExtractWithWeight(text, y.topN)
 	if !anyIn(extracted, body) {
 		return Fingerprint{}, ErrNoWords
@@ -83,6 +87,8 @@ func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, e
 		Keywords:    keywords,
 		ContentHash: norm.contentHash(),
 		Shingles:    ShinglesOf(norm.body),
+		Sentences:   sentences,
+		PlainBody:   norm.plainBody,
 	}, nil
 }
 

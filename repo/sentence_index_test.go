@@ -1,0 +1,226 @@
+package repo_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// storedSentence is a row of the sentence table, as the brute force reads it.
+type storedSentence struct {
+	article  int64
+	position int
+	textHash uint64
+	simhash  uint64
+	has      bool
+}
+
+// TestSentenceIndex checks the sentence query on more than 200,000 stored
+// sentences of real text (articles cut from 围城 and edited copies of them):
+// that it returns exactly what a scan of every stored sentence returns, at
+// every distance 0–3, and that PostgreSQL answers it through the sentence
+// block indexes.
+func TestSentenceIndex(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t, 4)
+	nv := novel(t)
+	alg := algorithm(t)
+	rng := rand.New(rand.NewPCG(20261124, 2))
+
+	var articles []corpus.Article
+	for _, a := range nv.Overlapping(rng, 1700, 600, 3000) {
+		articles = append(articles, a)
+		for range 2 {
+			articles = append(articles, nv.Apply(rng, a, corpus.AllEdits[rng.IntN(len(corpus.AllEdits))]))
+		}
+	}
+	fps := fingerprintAll(t, alg, articles)
+	rows := make([]repo.CopyRow, len(fps))
+	for i, fp := range fps {
+		rows[i] = repo.CopyRow{Article: service.Article{
+			Source: "fixture", ExternalID: "s-" + itoa(i), Simhash: fp.Simhash, FingerprintVersion: fp.Version,
+			Words: fp.Words, Shingles: fp.Shingles, ContentHash: fp.ContentHash,
+		}, Body: articles[i].Body}
+	}
+	if _, err := st.CopyArticles(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	ids := make(map[string]int64)
+	if err := forEachRow(ctx, st, `SELECT external_id, id FROM articles`, func(values []any) {
+		ids[values[0].(string)] = values[1].(int64)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	bySentence := make(map[int64][]fingerprint.Sentence)
+	total := 0
+	for i, fp := range fps {
+		bySentence[ids["s-"+itoa(i)]] = fp.Sentences
+		total += len(fp.Sentences)
+	}
+	if err := st.CopySentences(ctx, bySentence); err != nil {
+		t.Fatal(err)
+	}
+	if total < 200_000 {
+		t.Fatalf("the fixture holds %d sentences, want at least 200,000", total)
+	}
+	if _, err := st.Pool().Exec(ctx, "ANALYZE sentences"); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d articles, %d stored sentences", len(fps), total)
+
+	var table []storedSentence
+	if err := forEachRow(ctx, st, `SELECT article_id, position, text_hash, coalesce(simhash, 0), simhash IS NOT NULL FROM sentences`, func(v []any) {
+		table = append(table, storedSentence{v[0].(int64), int(v[1].(int32)), uint64(v[2].(int64)), uint64(v[3].(int64)), v[4].(bool)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("indexed query equals brute force", func(t *testing.T) {
+		found := make([]int, 4)
+		for qi, q := range sentenceQueries(t, rng, fps, ids) {
+			// One scan of every stored sentence per query sentence, with the
+			// distance of each match (0 for the same text).
+			type hit struct {
+				key      string
+				distance int
+			}
+			var scanned []hit
+			for i, s := range q.sentences {
+				for _, r := range table {
+					switch {
+					case r.article == q.exclude:
+					case r.textHash == s.TextHash:
+						scanned = append(scanned, hit{key(i, r.article, r.position), 0})
+					case s.HasSimhash && r.has:
+						if d := fingerprint.Distance(s.Simhash, r.simhash); d <= fingerprint.MaxIndexedDistance {
+							scanned = append(scanned, hit{key(i, r.article, r.position), d})
+						}
+					}
+				}
+			}
+			for k := 0; k <= fingerprint.MaxIndexedDistance; k++ {
+				ms, err := st.SentenceMatches(ctx, service.SentenceQuery{Sentences: q.sentences, MaxDistance: k, ExcludeID: q.exclude})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, want []string
+				for _, m := range ms {
+					got = append(got, key(m.Query, m.ArticleID, m.Position))
+				}
+				for _, h := range scanned {
+					if h.distance <= k {
+						want = append(want, h.key)
+					}
+				}
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Errorf("query %d, k=%d: the index returned %d sentences, the scan %d", qi, k, len(got), len(want))
+				}
+				found[k] += len(want)
+			}
+		}
+		t.Logf("stored sentences matched, summed over the queries: k=0:%d k=1:%d k=2:%d k=3:%d", found[0], found[1], found[2], found[3])
+		for k := 1; k < len(found); k++ {
+			if found[k] <= found[k-1] {
+				t.Errorf("k=%d matches no more than k=%d (%d): the queries do not exercise the distances", k, k-1, found[k])
+			}
+		}
+	})
+
+	t.Run("plan uses the sentence block indexes", func(t *testing.T) {
+		q := service.SentenceQuery{Sentences: fps[0].Sentences, MaxDistance: 3, PerSentence: 20}
+		var plan []byte
+		if err := st.Pool().QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+repo.SentenceMatchesSQL, repo.SentenceMatchesArgs(q)...).Scan(&plan); err != nil {
+			t.Fatal(err)
+		}
+		checkSentencePlan(t, plan)
+	})
+}
+
+type sentenceQuery struct {
+	sentences []fingerprint.Sentence
+	exclude   int64
+}
+
+// sentenceQueries are stored articles' sentences (each finds its own
+// article's, which the query leaves out, and its copies'), and the same
+// with 1–3 bits of every simhash flipped, so that the distances 1–3 match.
+func sentenceQueries(t *testing.T, rng *rand.Rand, fps []fingerprint.Fingerprint, ids map[string]int64) []sentenceQuery {
+	var qs []sentenceQuery
+	for range 40 {
+		i := rng.IntN(len(fps))
+		qs = append(qs, sentenceQuery{sentences: fps[i].Sentences, exclude: ids["s-"+itoa(i)]})
+		flipped := slices.Clone(fps[i].Sentences)
+		for j := range flipped {
+			flipped[j].TextHash = rng.Uint64() // found by its simhash alone
+			flipped[j].Simhash = flipBits(rng, flipped[j].Simhash, 1+rng.IntN(3))
+		}
+		qs = append(qs, sentenceQuery{sentences: flipped})
+	}
+	return qs
+}
+
+func key(query int, article int64, position int) string {
+	return itoa(query) + "/" + itoa(int(article)) + "/" + itoa(position)
+}
+
+func forEachRow(ctx context.Context, st *repo.Store, sql string, fn func([]any)) error {
+	rows, err := st.Pool().Query(ctx, sql)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := rows.Values()
+		if err != nil {
+			return err
+		}
+		fn(v)
+	}
+	return rows.Err()
+}
+
+// checkSentencePlan asserts that the plan holds a BitmapAnd of two
+// BitmapOrs over the sentence block indexes, one per family.
+func checkSentencePlan(t *testing.T, raw []byte) {
+	t.Helper()
+	var doc []struct {
+		Plan planNode `json:"Plan"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || len(doc) != 1 {
+		t.Fatalf("cannot read the plan (%v): %s", err, raw)
+	}
+	and := findNode(&doc[0].Plan, "BitmapAnd")
+	if and == nil {
+		t.Fatalf("the plan has no BitmapAnd:\n%s", raw)
+	}
+	var families []string
+	for _, or := range and.Plans {
+		var indexes []string
+		for _, scan := range or.Plans {
+			indexes = append(indexes, scan.IndexName)
+		}
+		slices.Sort(indexes)
+		families = append(families, or.NodeType+":"+strings.Join(indexes, ","))
+	}
+	slices.Sort(families)
+	want := []string{
+		"BitmapOr:sentences_a0_idx,sentences_a1_idx,sentences_a2_idx,sentences_a3_idx",
+		"BitmapOr:sentences_b0_idx,sentences_b1_idx,sentences_b2_idx,sentences_b3_idx",
+	}
+	if !slices.Equal(families, want) {
+		t.Errorf("the BitmapAnd combines %v, want %v:\n%s", families, want, raw)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

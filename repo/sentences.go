@@ -1,0 +1,177 @@
+package repo
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// The sentence index: table sentences, one row per indexed sentence, with
+// the same eight block columns as articles (NULL for a sentence without a
+// simhash) and one B-tree each.
+
+// sentenceColumns are the columns of a sentence's row, in sentenceValues'
+// order; written with COPY in the article's transaction.
+var sentenceColumns = []string{
+	"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash",
+	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3", "words",
+}
+
+func sentenceValues(articleID int64, position int, s *fingerprint.Sentence) []any {
+	values := []any{articleID, position, s.Start, s.End, s.Runes, int64(s.TextHash)}
+	if !s.HasSimhash {
+		return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil, storedWords(s.Words))
+	}
+	values = append(values, int64(s.Simhash))
+	values = append(values, blockArgs(s.Simhash)...)
+	return append(values, storedWords(s.Words))
+}
+
+// writeSentences stores the sentences of article id, replacing any it had.
+func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fingerprint.Sentence, replacing bool) error {
+	if replacing {
+		if _, err := t.db.Exec(ctx, `DELETE FROM sentences WHERE article_id = $1`, id); err != nil {
+			return interpretError(err, "delete sentences")
+		}
+	}
+	if len(sentences) == 0 {
+		return nil
+	}
+	_, err := t.db.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns,
+		pgx.CopyFromSlice(len(sentences), func(i int) ([]any, error) {
+			return sentenceValues(id, i, &sentences[i]), nil
+		}))
+	return interpretError(err, "copy sentences")
+}
+
+// sentenceMatchesSQL finds, for each query sentence, the stored sentences
+// with the same text and those whose simhash is within $13 bits — through
+// the sentence block indexes, a match needed in both families, as for
+// articles — at most $14 of them (NULL: all), then reads their articles.
+// The query sentences arrive as arrays ($1–$11), one element each.
+const sentenceMatchesSQL = `
+	SELECT q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash,
+	       CASE WHEN m.text_hash = q.text_hash THEN ''
+	            ELSE substring(coalesce(a.plain_body, a.body) FROM m.start_char + 1 FOR m.end_char - m.start_char) END,
+	       a.fingerprint_version, a.published_at, a.ingested_at, a.sentence_runes,
+	       a.external_id, a.source, a.title, a.cluster_id, a.status
+	FROM unnest($1::int4[], $2::int8[], $3::int8[],
+	            $4::int2[], $5::int2[], $6::int2[], $7::int2[], $8::int2[], $9::int2[], $10::int2[], $11::int2[])
+	     AS q(i, text_hash, simhash, a0, a1, a2, a3, b0, b1, b2, b3)
+	CROSS JOIN LATERAL (
+	    SELECT * FROM (
+	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
+	        FROM sentences s
+	        WHERE s.text_hash = q.text_hash AND s.article_id <> $12
+	        UNION
+	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
+	        FROM sentences s
+	        WHERE (s.a0 = q.a0 OR s.a1 = q.a1 OR s.a2 = q.a2 OR s.a3 = q.a3)
+	          AND (s.b0 = q.b0 OR s.b1 = q.b1 OR s.b2 = q.b2 OR s.b3 = q.b3)
+	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $13
+	          AND s.article_id <> $12
+	    ) found
+	    LIMIT $14
+	) m
+	JOIN articles a ON a.id = m.article_id`
+
+// SentenceMatches returns the stored sentences that match q's sentences.
+func (q queries) SentenceMatches(ctx context.Context, sq service.SentenceQuery) ([]service.SentenceMatch, error) {
+	rows, err := q.db.Query(ctx, sentenceMatchesSQL, sentenceMatchesArgs(sq)...)
+	if err != nil {
+		return nil, interpretError(err, "find sentence matches")
+	}
+	matches, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.SentenceMatch, error) {
+		var (
+			m                   service.SentenceMatch
+			textHash            int64
+			simhash             *int64
+			version             int16
+			published, ingested time.Time
+			status              string
+		)
+		err := row.Scan(&m.Query, &m.ArticleID, &m.Position, &m.Runes, &textHash, &simhash, &m.Text,
+			&version, &published, &ingested, &m.SentenceRunes,
+			&m.ExternalID, &m.Source, &m.Title, &m.ClusterID, &status)
+		m.TextHash = uint64(textHash)
+		if simhash != nil {
+			m.Simhash, m.HasSimhash = uint64(*simhash), true
+		}
+		m.Version, m.PublishedAt, m.IngestedAt, m.Status = fingerprint.Version(version), published, ingested, service.Status(status)
+		return m, err
+	})
+	return matches, interpretError(err, "find sentence matches")
+}
+
+// sentenceMatchesArgs are the arguments of sentenceMatchesSQL: the query
+// sentences as columns, a sentence without a simhash with NULL blocks
+// (which match nothing), then the article to leave out, the distance and
+// the limit.
+func sentenceMatchesArgs(sq service.SentenceQuery) []any {
+	n := len(sq.Sentences)
+	idx := make([]int32, n)
+	textHashes := make([]int64, n)
+	simhashes := make([]*int64, n)
+	blocks := make([][]*int16, 8)
+	for j := range blocks {
+		blocks[j] = make([]*int16, n)
+	}
+	for i, s := range sq.Sentences {
+		idx[i], textHashes[i] = int32(i), int64(s.TextHash)
+		if !s.HasSimhash {
+			continue
+		}
+		h := int64(s.Simhash)
+		simhashes[i] = &h
+		for j, v := range blockArgs(s.Simhash) {
+			b := v.(int16)
+			blocks[j][i] = &b
+		}
+	}
+	args := []any{idx, textHashes, simhashes}
+	for _, b := range blocks {
+		args = append(args, b)
+	}
+	return append(args, sq.ExcludeID, sq.MaxDistance, limitArg(sq.PerSentence))
+}
+
+// ArticleText returns the indexed sentences of article id and the plain
+// text they point into.
+func (q queries) ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error) {
+	var plain string
+	err := q.db.QueryRow(ctx, `SELECT coalesce(plain_body, body) FROM articles WHERE id = $1`, id).Scan(&plain)
+	if err != nil {
+		return nil, "", interpretError(err, "read article text")
+	}
+	rows, err := q.db.Query(ctx, `
+		SELECT start_char, end_char, runes, text_hash, simhash, words
+		FROM sentences WHERE article_id = $1 ORDER BY position`, id)
+	if err != nil {
+		return nil, "", interpretError(err, "read sentences")
+	}
+	sentences, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (fingerprint.Sentence, error) {
+		var (
+			s        fingerprint.Sentence
+			textHash int64
+			simhash  *int64
+			words    []int64
+		)
+		err := row.Scan(&s.Start, &s.End, &s.Runes, &textHash, &simhash, &words)
+		s.TextHash, s.Words = uint64(textHash), wordSet(words)
+		if simhash != nil {
+			s.Simhash, s.HasSimhash = uint64(*simhash), true
+		}
+		return s, err
+	})
+	return sentences, plain, interpretError(err, "read sentences")
+}
+
+// Candidates returns the stored articles with these ids.
+func (q queries) Candidates(ctx context.Context, ids []int64) ([]service.Candidate, error) {
+	rows, err := q.db.Query(ctx, `SELECT `+candidateColumns+` FROM articles WHERE id = ANY($1)`, ids)
+	return collectCandidates(rows, err, "read candidates")
+}
