@@ -379,6 +379,11 @@ func checkLinks(t *testing.T, st *repo.Store) {
 		t.Fatal(err)
 	}
 	if n := countRows(t, st, `
+		SELECT count(*) FROM articles d JOIN articles l ON l.id = d.duplicate_of
+		WHERE d.fingerprint_version <> l.fingerprint_version`); n != 0 {
+		t.Errorf("%d articles link to an article of another fingerprint version", n)
+	}
+	if n := countRows(t, st, `
 		SELECT count(*) FROM articles d
 		WHERE d.status = 'partial_duplicate'
 		  AND (NOT (d.coverage_this >= 0.6 OR d.coverage_that >= 0.7)

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // queries are the reads, over a pool or inside a transaction.
@@ -145,4 +146,37 @@ func limitArg(n int) *int {
 		return nil
 	}
 	return &n
+}
+
+// Body returns the body of article id as it was sent.
+func (q queries) Body(ctx context.Context, id int64) (string, error) {
+	var body string
+	err := q.db.QueryRow(ctx, `SELECT body FROM articles WHERE id = $1`, id).Scan(&body)
+	return body, interpretError(err, "read body")
+}
+
+// Upgrade lists the articles an upgrade works through, earliest ingested
+// first.
+func (q queries) Upgrade(ctx context.Context, uq service.UpgradeQuery) ([]service.ArticlePosition, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT id, ingested_at FROM articles
+		WHERE CASE WHEN $1 THEN fingerprint_version = $2 AND status = 'unique' AND ingested_at > $3
+		           ELSE fingerprint_version <> $2 END
+		  AND (ingested_at, id) > ($4, $5)
+		ORDER BY ingested_at, id
+		LIMIT $6`,
+		uq.Unique, uq.Version, lowerBound(uq.Since), lowerBound(uq.After.IngestedAt), uq.After.ID, limitArg(uq.Limit))
+	if err != nil {
+		return nil, interpretError(err, "list articles to upgrade")
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[service.ArticlePosition])
+	return out, interpretError(err, "list articles to upgrade")
+}
+
+// CountOutdated returns how many articles have a fingerprint version other
+// than v.
+func (q queries) CountOutdated(ctx context.Context, v fingerprint.Version) (int64, error) {
+	var n int64
+	err := q.db.QueryRow(ctx, `SELECT count(*) FROM articles WHERE fingerprint_version <> $1`, v).Scan(&n)
+	return n, interpretError(err, "count outdated articles")
 }

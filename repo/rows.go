@@ -55,8 +55,11 @@ func nullIf[T any](ok bool, v T) *T {
 }
 
 // insertArticleSQL stores a new row; replaceArticleSQL gives row $N (the
-// last parameter) new content, and a new ingested_at.
+// last parameter) new content, and a new ingested_at; refingerprintSQL
+// gives it a new fingerprint and verdict, keeping its ingested_at.
 var (
+	refingerprintSQL = fmt.Sprintf(`UPDATE articles SET (%s) = (%s) WHERE id = $%d RETURNING cluster_id`,
+		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)), len(articleWriteColumns)+1)
 	insertArticleSQL = fmt.Sprintf(`INSERT INTO articles (%s) VALUES (%s) RETURNING id, ingested_at, cluster_id`,
 		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)))
 	replaceArticleSQL = fmt.Sprintf(`UPDATE articles SET (%s, ingested_at) = (%s, clock_timestamp()) WHERE id = $%d RETURNING ingested_at, cluster_id`,

@@ -46,6 +46,16 @@ func (t *storeTx) Replace(ctx context.Context, a *service.Article, body string) 
 	return t.writeSentences(ctx, a.ID, a.Sentences, true)
 }
 
+// Refingerprint stores article a.ID's new fingerprint, sentences and
+// verdict, keeping the time it was ingested, and sets a.ClusterID.
+func (t *storeTx) Refingerprint(ctx context.Context, a *service.Article, body string) error {
+	args := append(articleValues(a, body), a.ID)
+	if err := t.db.QueryRow(ctx, refingerprintSQL, args...).Scan(&a.ClusterID); err != nil {
+		return interpretError(err, "refingerprint article")
+	}
+	return t.writeSentences(ctx, a.ID, a.Sentences, true)
+}
+
 // Relink sets a stored article's verdict and moves it, with every article
 // whose links lead to it, to cluster l.ClusterID (its own when 0), in one
 // statement.

@@ -111,8 +111,7 @@ func link(id int64, d decision) Link {
 
 // leave prepares article x, read under its cluster's lock, to leave: each
 // article that links to it, earliest ingested first, is judged again
-// against the articles ingested before it (x left out, with the service's
-// default options: a request's own options are not stored) and relinked.
+// against the articles ingested before it (x left out) and relinked.
 // Judging them in order lets a later one link to an earlier one relinked
 // just before.
 func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Article) error {
@@ -121,22 +120,31 @@ func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Artic
 		return err
 	}
 	for _, d := range dependants {
-		fp, err := storedFingerprint(ctx, tx, d)
-		if err != nil {
-			return err
-		}
-		dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: x.ID, before: d.IngestedAt}, s.defaults)
-		if err != nil {
-			return err
-		}
-		if dec.best != nil {
-			if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
-				return err
-			}
-		}
-		if err := tx.Relink(ctx, link(d.ID, dec)); err != nil {
+		if err := s.relink(ctx, tx, locks, d, x.ID); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// relink judges stored article d again against the articles ingested before
+// it, with the service's default options (a request's own options are not
+// stored), leaving out article exclude, and stores the new link: to its best
+// match, moving the articles that link to d along, or none, d heading a
+// cluster of its own.
+func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) error {
+	fp, err := storedFingerprint(ctx, tx, d)
+	if err != nil {
+		return err
+	}
+	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt}, s.defaults)
+	if err != nil {
+		return err
+	}
+	if dec.best != nil {
+		if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
+			return err
+		}
+	}
+	return tx.Relink(ctx, link(d.ID, dec))
 }

@@ -52,6 +52,16 @@ type Reader interface {
 	// ArticleText returns the indexed sentences of article id and the plain
 	// text they point into, or KindNotFound.
 	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
+	// Body returns the body of article id as it was sent, or KindNotFound.
+	Body(ctx context.Context, id int64) (string, error)
+	// Upgrade lists up to q.Limit articles after q.After (by ingested_at,
+	// then id), earliest first: with q.Unique, the unique articles of
+	// version q.Version ingested after q.Since; otherwise the articles of
+	// any other version.
+	Upgrade(ctx context.Context, q UpgradeQuery) ([]ArticlePosition, error)
+	// CountOutdated returns how many articles have a fingerprint version
+	// other than v.
+	CountOutdated(ctx context.Context, v fingerprint.Version) (int64, error)
 }
 
 // Tx is a Store's transaction.
@@ -73,6 +83,10 @@ type Tx interface {
 	// a.ClusterID; KindNotFound if it is gone. No article may link to a.ID
 	// any more.
 	Replace(ctx context.Context, a *Article, body string) error
+	// Refingerprint stores article a.ID's new fingerprint, sentences and
+	// verdict, with its body as it is, the time it was ingested unchanged,
+	// and sets a.ClusterID.
+	Refingerprint(ctx context.Context, a *Article, body string) error
 	// Relink sets a stored article's verdict and moves it, with every article
 	// that links to it directly or through others, to cluster l.ClusterID
 	// (its own when 0).
@@ -99,6 +113,21 @@ type NearQuery struct {
 	ExcludeID   int64     // an article not to return, 0 for none
 	Before      time.Time // only articles ingested before this; zero for all
 	Limit       int       // at most this many, closest first
+}
+
+// ArticlePosition is where an article stands in the order of ingestion.
+type ArticlePosition struct {
+	ID         int64
+	IngestedAt time.Time
+}
+
+// UpgradeQuery asks for the articles an upgrade works through.
+type UpgradeQuery struct {
+	Version fingerprint.Version
+	Unique  bool      // the unique articles of Version ingested after Since; else those of other versions
+	Since   time.Time // with Unique
+	After   ArticlePosition
+	Limit   int
 }
 
 // SentenceQuery asks for the stored sentences that match an article's.

@@ -55,6 +55,13 @@ type importStats struct {
 	problems      []lineProblem
 }
 
+// progressLine says what the import has done so far.
+func (s *importStats) progressLine() string {
+	rate := float64(s.processed) / max(time.Since(s.start).Seconds(), 1e-9)
+	return fmt.Sprintf("%d lines read, %d articles processed, %d stored, %d invalid, %.1f articles/s",
+		s.articles, s.processed, s.created, s.invalid, rate)
+}
+
 func (s *importStats) problem(line int, reason string, invalid bool) {
 	if invalid {
 		s.invalid++
@@ -92,9 +99,9 @@ func (a *app) importArticles(ctx context.Context, cfg Config, log *slog.Logger, 
 	}
 
 	stats := &importStats{start: time.Now(), byStatus: make(map[service.Status]int)}
-	prog := a.newProgress(size, name)
+	prog := a.newProgress(size, "import: "+name, true)
 	err = a.importLines(ctx, b.svc, cfg, newLineReader(in, maxImportLine), stats, prog)
-	prog.finish(stats)
+	prog.finish(stats.bytesDone, stats.progressLine())
 	a.printSummary(stats)
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -153,7 +160,7 @@ func (a *app) importLines(ctx context.Context, svc *service.Service, cfg Config,
 		}
 		items, lineNos, chunkBytes = items[:0], lineNos[:0], 0
 		stats.bytesDone = lr.bytesRead
-		prog.update(stats)
+		prog.update(stats.bytesDone, stats.progressLine())
 		return nil
 	}
 
@@ -196,7 +203,7 @@ func (a *app) importLines(ctx context.Context, svc *service.Service, cfg Config,
 				return err
 			}
 		}
-		prog.update(stats)
+		prog.update(stats.bytesDone, stats.progressLine())
 	}
 	if err := flush(); err != nil {
 		return err

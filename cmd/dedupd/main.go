@@ -99,7 +99,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 	case "version", "-version", "--version":
 		fmt.Fprintln(a.stdout, versionString())
 		return nil
-	case "serve", "migrate", "import", "healthcheck":
+	case "serve", "migrate", "import", "refingerprint", "healthcheck":
 	default:
 		return usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
@@ -138,6 +138,14 @@ func (a *app) run(ctx context.Context, args []string) error {
 			path = rest[0]
 		}
 		return a.importArticles(ctx, cfg, log, path)
+	case "refingerprint":
+		if len(rest) > 0 {
+			return usageError{"refingerprint takes no arguments"}
+		}
+		if err := cfg.requireDatabase(cmd); err != nil {
+			return err
+		}
+		return a.refingerprint(ctx, cfg, log)
 	default: // healthcheck
 		if len(rest) > 0 {
 			return usageError{"healthcheck takes no arguments"}
@@ -179,6 +187,13 @@ commands:
                      strict JSON (an unknown field is an error). Bad lines
                      are counted and reported, not fatal; a database that
                      cannot be reached is.
+  refingerprint      fingerprint again, with this version's algorithm, every
+                     stored article of an older fingerprint version (from
+                     its stored body, earliest ingested first, each in a
+                     transaction of its own while the service serves), judge
+                     it again, then judge again the unique articles ingested
+                     meanwhile; with a progress bar; safe to stop and run
+                     again (it goes on where it was)
   healthcheck        GET /healthz on DEDUP_ADDR (0.0.0.0 and :: mean
                      loopback); exit 0 if it answers 200, else 1
   version            print the version

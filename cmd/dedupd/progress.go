@@ -10,21 +10,24 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows how far an import has come.
+// progress shows how far a long command (import, refingerprint) has come:
+// done of its total, and a line saying what was done.
 type progress interface {
-	update(s *importStats)
-	finish(s *importStats)
+	update(done int64, detail string)
+	finish(done int64, detail string)
 }
 
 // newProgress returns a progress bar when stderr is a terminal and plain
 // progress lines every app.progressInterval otherwise (a log, a pipe, CI).
-// size is the input's size in bytes, -1 when unknown.
-func (a *app) newProgress(size int64, name string) progress {
+// total is the work in units (bytes when bytes is set, else items), -1 when
+// unknown; name says what is worked on.
+func (a *app) newProgress(total int64, name string, bytes bool) progress {
 	if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return &barProgress{bar: progressbar.NewOptions64(size,
+		return &barProgress{name: name, bar: progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(a.stderr),
-			progressbar.OptionSetDescription("import: "+name),
-			progressbar.OptionShowBytes(true),
+			progressbar.OptionSetDescription(name),
+			progressbar.OptionShowBytes(bytes),
+			progressbar.OptionShowCount(),
 			progressbar.OptionUseIECUnits(true),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionShowElapsedTimeOnFinish(),
@@ -33,50 +36,45 @@ func (a *app) newProgress(size int64, name string) progress {
 			progressbar.OptionSetWidth(30),
 		)}
 	}
-	return &lineProgress{w: a.stderr, size: size, every: a.progressInterval, last: time.Now()}
+	return &lineProgress{w: a.stderr, name: name, total: total, every: a.progressInterval, last: time.Now(), start: time.Now()}
 }
 
-// barProgress draws github.com/schollz/progressbar over the bytes read.
+// barProgress draws github.com/schollz/progressbar.
 type barProgress struct {
-	bar *progressbar.ProgressBar
+	name string
+	bar  *progressbar.ProgressBar
 }
 
-func (p *barProgress) update(s *importStats) {
-	p.bar.Describe(fmt.Sprintf("import: %d read, %d stored", s.articles, s.created))
-	p.bar.Set64(s.bytesDone)
+func (p *barProgress) update(done int64, detail string) {
+	p.bar.Describe(p.name + ": " + detail)
+	p.bar.Set64(done)
 }
 
-func (p *barProgress) finish(s *importStats) {
-	p.bar.Set64(s.bytesDone)
+func (p *barProgress) finish(done int64, _ string) {
+	p.bar.Set64(done)
 	p.bar.Finish()
 }
 
 // lineProgress prints a line now and then, for output that is not a
 // terminal.
 type lineProgress struct {
-	w     io.Writer
-	size  int64
-	every time.Duration
-	last  time.Time
+	w           io.Writer
+	name        string
+	total       int64
+	every       time.Duration
+	last, start time.Time
 }
 
-func (p *lineProgress) update(s *importStats) {
+func (p *lineProgress) update(done int64, detail string) {
 	if time.Since(p.last) < p.every {
 		return
 	}
 	p.last = time.Now()
-	p.print(s)
-}
-
-func (p *lineProgress) finish(*importStats) {}
-
-func (p *lineProgress) print(s *importStats) {
-	elapsed := time.Since(s.start)
-	rate := float64(s.processed) / max(elapsed.Seconds(), 1e-9)
-	done := ""
-	if p.size > 0 {
-		done = fmt.Sprintf(" (%.0f%% of the input done)", 100*float64(s.bytesDone)/float64(p.size))
+	share := ""
+	if p.total > 0 {
+		share = fmt.Sprintf(" (%.0f%% done)", 100*float64(done)/float64(p.total))
 	}
-	fmt.Fprintf(p.w, "import: %d lines read%s, %d articles processed, %d stored, %d invalid, %.1f articles/s, %s elapsed\n",
-		s.articles, done, s.processed, s.created, s.invalid, rate, elapsed.Round(time.Second))
+	fmt.Fprintf(p.w, "%s: %s%s, %s elapsed\n", p.name, detail, share, time.Since(p.start).Round(time.Second))
 }
+
+func (p *lineProgress) finish(int64, string) {}
