@@ -103,20 +103,6 @@ func read(doc Document) (text, error) {
 	return t, nil
 }
 
-// core is the normalised body without the short lines at its ends (see
-// edges.go), or the whole body when none is left out.
-func (t text) core() (string, error) {
-	core := coreLines(t.plainBody)
-	if core == t.plainBody {
-		return t.body, nil
-	}
-	normal, ok := normalize(core, MaxNormalizedBytes) // shorter than the body: within the bound
-	if !ok {
-		return "", &TooLongError{Part: "body"}
-	}
-	return normal, nil
-}
-
 func (t text) contentHash() [sha256.Size]byte {
 	return sha256.Sum256([]byte(t.title + "\n" + t.body))
 }

@@ -33,12 +33,31 @@ func DefaultDictDir() string { return gojieba.DICT_DIR }
 // is safe for concurrent use. Load it once per process (it takes about half a
 // second and holds the dictionaries in C memory) and Close it at shutdown.
 type Dictionary struct {
-	jieba     *gojieba.Jieba
-	idf       map[string]float64
+	jieba *gojieba.Jieba
+	// words holds what the tables say of every word they know, so that a
+	// word the segmenter finds is looked up once.
+	words     map[string]wordFacts
 	meanIDF   float64
-	stopWords map[string]struct{}
 	closeOnce sync.Once
 }
+
+// wordFacts is what the tables say of a word.
+type wordFacts struct {
+	idf    float64 // its inverse document frequency, when hasIDF
+	hasIDF bool
+	stop   bool // a stop word, which does not count
+	// pos is what cppjieba's tagger would say of it, had it tagged it:
+	// posContent or posOther for a word of the segmenter's dictionaries
+	// with a part of speech, posUnknown for another, which the tagger's
+	// special rule decides (isContent).
+	pos int8
+}
+
+const (
+	posUnknown int8 = iota
+	posContent
+	posOther
+)
 
 // Load reads the jieba dictionaries in dir and the English stop words built
 // into this package. It returns an error naming the first missing or
@@ -63,11 +82,33 @@ func Load(dir string) (*Dictionary, error) {
 	for _, w := range englishStopWords {
 		stopWords[w] = struct{}{}
 	}
+	content, err := readContentWords(paths[0], paths[2])
+	if err != nil {
+		return nil, err
+	}
+	words := make(map[string]wordFacts, len(content)+len(idf)/4)
+	for w, c := range content {
+		f := words[w]
+		f.pos = posOther
+		if c {
+			f.pos = posContent
+		}
+		words[w] = f
+	}
+	for w, v := range idf {
+		f := words[w]
+		f.idf, f.hasIDF = v, true
+		words[w] = f
+	}
+	for w := range stopWords {
+		f := words[w]
+		f.stop = true
+		words[w] = f
+	}
 	return &Dictionary{
-		jieba:     gojieba.NewJieba(paths...),
-		idf:       idf,
-		meanIDF:   meanIDF,
-		stopWords: stopWords,
+		jieba:   gojieba.NewJieba(paths...),
+		words:   words,
+		meanIDF: meanIDF,
 	}, nil
 }
 
@@ -79,8 +120,12 @@ func (d *Dictionary) Close() {
 // IDF returns the inverse document frequency of word, or the mean IDF of the
 // table when the table does not know the word.
 func (d *Dictionary) IDF(word string) float64 {
-	if v, ok := d.idf[word]; ok {
-		return v
+	return d.idfOf(d.words[word])
+}
+
+func (d *Dictionary) idfOf(f wordFacts) float64 {
+	if f.hasIDF {
+		return f.idf
 	}
 	return d.meanIDF
 }
@@ -146,14 +191,83 @@ func nextChunk(text string, max int) string {
 
 // counts reports whether a segment is a word that carries meaning.
 func (d *Dictionary) counts(w string) bool {
+	return countable(w) && !d.words[w].stop
+}
+
+// countable reports whether a segment may be a word: not a separator, not a
+// single rune (a letter, a digit, a particle).
+func countable(w string) bool {
 	if w == " " || w == "" {
 		return false
 	}
-	if _, size := utf8.DecodeRuneInString(w); size == len(w) {
-		return false // a single rune: a separator, a letter, a digit, a particle
+	_, size := utf8.DecodeRuneInString(w)
+	return size < len(w)
+}
+
+// readContentWords reads the part of speech of every word of the main and
+// the user dictionary, as cppjieba's trie holds them: the main dictionary's
+// lines are "word freq tag", the user dictionary's "word", "word tag" or
+// "word freq tag", and a later line for a word replaces an earlier one.
+func readContentWords(mainDict, userDict string) (map[string]bool, error) {
+	content := make(map[string]bool, 360_000)
+	for _, path := range []string{mainDict, userDict} {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("load parts of speech: %w", err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			tag := ""
+			switch len(fields) {
+			case 0:
+				continue
+			case 2:
+				tag = fields[1]
+			case 3:
+				tag = fields[2]
+			}
+			if tag == "" {
+				delete(content, fields[0]) // no tag: the tagger's special rule decides
+				continue
+			}
+			content[fields[0]] = contentPOS(tag)
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("load parts of speech: %w", err)
+		}
 	}
-	_, stop := d.stopWords[w]
-	return !stop
+	return content, nil
+}
+
+// isContent reports whether a word the segmenter found carries content, as
+// cppjieba's tagger would tag it: a word of the dictionaries by its part of
+// speech, any other by the tagger's special rule (no ASCII letter or digit:
+// x; only ASCII digits among them: m, a numeral; else eng, a foreign word).
+func (d *Dictionary) isContent(word string) bool {
+	return isContent(word, d.words[word])
+}
+
+func isContent(word string, f wordFacts) bool {
+	switch f.pos {
+	case posContent:
+		return true
+	case posOther:
+		return false
+	}
+	runes := []rune(word)
+	ascii, digits := 0, 0
+	for i := 0; i < len(runes) && ascii < len(runes)/2; i++ {
+		if runes[i] < utf8.RuneSelf {
+			ascii++
+			if '0' <= runes[i] && runes[i] <= '9' {
+				digits++
+			}
+		}
+	}
+	return ascii > 0 // m and eng carry content, x does not
 }
 
 func readIDF(path string) (map[string]float64, float64, error) {

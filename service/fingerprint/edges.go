@@ -19,33 +19,37 @@ const (
 	edgeLineRunes = 40
 )
 
-// coreLines returns body without up to edgeLines short non-blank lines at
-// its start and as many at its end, the lines kept joined by line breaks.
-// It returns body itself when no line is left out, or when leaving them out
+// coreSpan returns the byte offsets of body's core: body without up to
+// edgeLines short non-blank lines at its start and as many at its end. It
+// returns the whole body when no line is left out, or when leaving them out
 // would leave less than half of the body: a short item made of short lines
 // is all edges.
-func coreLines(body string) string {
-	var lines []string
+func coreSpan(body string) (start, end int) {
+	type line struct{ start, end int }
+	var lines []line
+	at := 0
 	for l := range strings.SplitSeq(body, "\n") {
 		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
+			lines = append(lines, line{at, at + len(l)})
 		}
+		at += len(l) + 1
 	}
 	lo, hi := 0, len(lines)
-	for k := 0; k < edgeLines && lo < hi && visibleRunes(lines[lo]) < edgeLineRunes; k++ {
+	short := func(l line) bool { return visibleRunes(body[l.start:l.end]) < edgeLineRunes }
+	for k := 0; k < edgeLines && lo < hi && short(lines[lo]); k++ {
 		lo++
 	}
-	for k := 0; k < edgeLines && hi > lo && visibleRunes(lines[hi-1]) < edgeLineRunes; k++ {
+	for k := 0; k < edgeLines && hi > lo && short(lines[hi-1]); k++ {
 		hi--
 	}
-	if lo == 0 && hi == len(lines) {
-		return body
+	if (lo == 0 && hi == len(lines)) || lo == hi {
+		return 0, len(body)
 	}
-	core := strings.Join(lines[lo:hi], "\n")
-	if 2*visibleRunes(core) < visibleRunes(body) {
-		return body
+	start, end = lines[lo].start, lines[hi-1].end
+	if 2*visibleRunes(body[start:end]) < visibleRunes(body) {
+		return 0, len(body)
 	}
-	return core
+	return start, end
 }
 
 // visibleRunes counts the runes of s that are neither white space nor

@@ -142,8 +142,10 @@ func commonCJKPunctuation(r rune) bool {
 }
 
 // isFormat reports whether r is an invisible format character (category Cf).
+// Between U+2070 and U+FEFE no character is, which spares the table look-up
+// for CJK text.
 func isFormat(r rune) bool {
-	return r >= 0xAD && unicode.Is(unicode.Cf, r)
+	return r >= 0xAD && (r < 0x2070 || r >= 0xFEFF) && unicode.Is(unicode.Cf, r)
 }
 
 // asciiClass maps an ASCII byte to what Normalize writes for it: the byte

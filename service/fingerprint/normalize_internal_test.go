@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -80,4 +81,13 @@ func FuzzNormalizePaths(f *testing.F) {
 
 func novelPathForTest() string {
 	return strings.TrimSuffix(DefaultDictDir(), "dict") + "test/testdata/weicheng.utf8"
+}
+
+// TestIsFormat holds the fast path of isFormat to the Unicode table.
+func TestIsFormat(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isFormat(r), r >= 0xAD && unicode.Is(unicode.Cf, r); got != want {
+			t.Errorf("isFormat(%U) = %v, want %v", r, got, want)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package fingerprint
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -59,23 +58,17 @@ type Sentence struct {
 	Words WordSet
 }
 
-// sentences returns the indexed sentences of a plain text, in order.
-func (d *Dictionary) sentences(ctx context.Context, plain string) ([]Sentence, error) {
+// sentencesOf returns the indexed sentences among a body's pieces, in
+// order: those of MinSentenceRunes characters or more, each text once, at
+// most MaxSentences.
+func (d *Dictionary) sentencesOf(pieces []piece) []Sentence {
 	var out []Sentence
 	seen := make(map[uint64]bool)
-	chars, lastByte := 0, 0 // the rune offset of byte offset lastByte
-	for start, end := range sentenceSpans(plain) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	for _, p := range pieces {
 		if len(out) == MaxSentences {
 			break
 		}
-		startChar := chars + utf8.RuneCountInString(plain[lastByte:start])
-		endChar := startChar + utf8.RuneCountInString(plain[start:end])
-		chars, lastByte = endChar, end
-		normal := Normalize(plain[start:end])
-		compact := strings.ReplaceAll(normal, " ", "")
+		compact := strings.ReplaceAll(p.normal, " ", "")
 		runes := utf8.RuneCountInString(compact)
 		if runes < MinSentenceRunes {
 			continue
@@ -85,11 +78,11 @@ func (d *Dictionary) sentences(ctx context.Context, plain string) ([]Sentence, e
 			continue
 		}
 		seen[h] = true
-		s := Sentence{Start: startChar, End: endChar, Runes: runes, TextHash: h}
-		s.Simhash, s.Words, s.HasSimhash = d.sentenceSimhash(normal)
+		s := Sentence{Start: p.startRune, End: p.endRune, Runes: runes, TextHash: h}
+		s.Simhash, s.Words, s.HasSimhash = d.sentenceSimhash(p.words)
 		out = append(out, s)
 	}
-	return out, nil
+	return out
 }
 
 // Text returns the sentence in the plain text it was found in.
@@ -144,23 +137,14 @@ func sentenceSpans(plain string) func(yield func(start, end int) bool) {
 
 func isDigit(r rune) bool { return (r >= '0' && r <= '9') || (r >= '０' && r <= '９') }
 
-// sentenceSimhash folds the content words of a normalised sentence.
-func (d *Dictionary) sentenceSimhash(normal string) (uint64, WordSet, bool) {
-	forJieba, others := splitScripts(normal)
+// sentenceSimhash folds the content words of a sentence's tagged words.
+func (d *Dictionary) sentenceSimhash(tagged []taggedWord) (uint64, WordSet, bool) {
 	counts := make(map[string]float64)
-	for _, w := range others {
-		if d.counts(w) {
-			counts[w]++
-		}
-	}
-	for _, tagged := range d.jieba.Tag(forJieba) {
-		i := strings.LastIndexByte(tagged, '/')
-		if i < 0 {
-			continue
-		}
-		w, pos := tagged[:i], tagged[i+1:]
-		if d.counts(w) && contentPOS(pos) {
-			counts[w]++
+	idf := make(map[string]float64)
+	for _, t := range tagged {
+		if t.content {
+			counts[t.word]++
+			idf[t.word] = t.idf
 		}
 	}
 	if len(counts) < minSentenceWords {
@@ -175,7 +159,7 @@ func (d *Dictionary) sentenceSimhash(normal string) (uint64, WordSet, bool) {
 	hashes := make([]uint64, len(words))
 	for i, w := range words {
 		h := xxhash.Sum64String(w)
-		weighted[i] = weightedWord{hash: h, weight: counts[w] * d.IDF(w)}
+		weighted[i] = weightedWord{hash: h, weight: counts[w] * idf[w]}
 		hashes[i] = h
 	}
 	return fold(weighted), NewWordSet(hashes), true

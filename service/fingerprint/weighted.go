@@ -88,22 +88,34 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 	if err != nil {
 		return Fingerprint{}, err
 	}
-	body := text.body
+	pieces, err := w.dict.segment(ctx, text.plainBody, w.params.AllScripts)
+	if err != nil {
+		return Fingerprint{}, err
+	}
+	from, to := 0, len(text.plainBody)
 	if w.params.StripEdges {
-		if body, err = text.core(); err != nil {
-			return Fingerprint{}, err
+		from, to = coreSpan(text.plainBody)
+	}
+	counts := make(map[string]float64, 256)
+	idf := make(map[string]float64, 256)
+	n := 0
+	for _, p := range pieces {
+		if p.start < from || p.end > to {
+			continue
+		}
+		for _, t := range p.words { // every one counts
+			if !(w.params.DropNumbers && isNumber(t.word)) {
+				counts[t.word]++
+				idf[t.word] = t.idf
+				n++
+			}
 		}
 	}
-	rules := wordRules{dropNumbers: w.params.DropNumbers, allScripts: w.params.AllScripts}
-	counts := make(map[string]float64, 256)
-	n, err := w.dict.countWords(ctx, body, 1, rules, counts)
-	switch {
-	case err != nil:
-		return Fingerprint{}, err
-	case n == 0:
+	if n == 0 {
 		return Fingerprint{}, ErrNoWords
 	}
 	if w.params.TitleWeight > 0 {
+		rules := wordRules{dropNumbers: w.params.DropNumbers, allScripts: w.params.AllScripts}
 		if _, err := w.dict.countWords(ctx, text.title, w.params.TitleWeight, rules, counts); err != nil {
 			return Fingerprint{}, err
 		}
@@ -111,7 +123,11 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 
 	keywords := make([]Keyword, 0, len(counts))
 	for word, tf := range counts {
-		keywords = append(keywords, Keyword{Word: word, Weight: tf * w.dict.IDF(word)})
+		v, ok := idf[word]
+		if !ok { // a word of the title alone
+			v = w.dict.IDF(word)
+		}
+		keywords = append(keywords, Keyword{Word: word, Weight: tf * v})
 	}
 	sortByWeight(keywords)
 	if n := w.params.TopN; n > 0 && len(keywords) > n {
@@ -127,10 +143,6 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		hashes[i] = h
 		total += words[i].weight
 	}
-	sentences, err := w.dict.sentences(ctx, text.plainBody)
-	if err != nil {
-		return Fingerprint{}, err
-	}
 	if w.params.WeightCap > 0 {
 		limit := w.params.WeightCap * total
 		for i := range words {
@@ -144,7 +156,7 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		Keywords:    keywords,
 		ContentHash: text.contentHash(),
 		Shingles:    ShinglesOf(text.body),
-		Sentences:   sentences,
+		Sentences:   w.dict.sentencesOf(pieces),
 		PlainBody:   text.plainBody,
 	}, nil
 }

@@ -62,10 +62,11 @@ func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, e
 	if title != "" {
 		text = title + "\n" + body
 	}
-	sentences, err := y.dict.sentences(ctx, norm.plainBody)
+	pieces, err := y.dict.segment(ctx, norm.plainBody, true)
 	if err != nil {
 		return Fingerprint{}, err
 	}
+	sentences := y.dict.sentencesOf(pieces)
 	extracted := y.dict.jieba.ExtractWithWeight(text, y.topN)
 	if !anyIn(extracted, body) {
 		return Fingerprint{}, ErrNoWords

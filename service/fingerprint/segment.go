@@ -1,0 +1,99 @@
+package fingerprint
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+)
+
+// One pass of cppjieba over a body serves the article and its sentences.
+// The body's plain text is cut at the sentence delimiters (sentenceSpans)
+// into pieces; each piece is normalised on its own, and the pieces go to
+// cppjieba's segmenter together, a line break between two, in chunks of
+// about segmentChunkBytes (the caller's deadline is checked between
+// chunks). cppjieba returns the line breaks as words of their own, so the
+// words fall back into their pieces. Normalising the pieces one by one gives
+// what normalising the whole body gives: a delimiter is a separator either
+// way, and cppjieba cuts at every separator.
+//
+// Each word's part of speech, which the sentences need, is looked up the
+// way cppjieba's tagger looks it up (Dictionary.isContent): the tagger
+// costs as much as the segmentation again.
+
+// piece is a span of a body's plain text between two sentence delimiters.
+type piece struct {
+	start, end         int // in bytes of the plain text
+	startRune, endRune int // in runes
+	normal             string
+	words              []taggedWord
+}
+
+// taggedWord is a word cppjieba found, whether its part of speech carries
+// content (contentPOS), and its inverse document frequency.
+type taggedWord struct {
+	word    string
+	content bool
+	idf     float64
+}
+
+// segment cuts plain text into pieces and finds their words; with
+// allScripts, runs of letters of other scripts are words of their own
+// (words.go), which carry content.
+func (d *Dictionary) segment(ctx context.Context, plain string, allScripts bool) ([]piece, error) {
+	var pieces []piece
+	runes, lastByte := 0, 0
+	for start, end := range sentenceSpans(plain) {
+		startRune := runes + utf8.RuneCountInString(plain[lastByte:start])
+		endRune := startRune + utf8.RuneCountInString(plain[start:end])
+		runes, lastByte = endRune, end
+		pieces = append(pieces, piece{start: start, end: end, startRune: startRune, endRune: endRune,
+			normal: Normalize(plain[start:end])})
+	}
+	for from := 0; from < len(pieces); {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		to, size := from, 0
+		for to < len(pieces) && (to == from || size+len(pieces[to].normal) < segmentChunkBytes) {
+			size += len(pieces[to].normal) + 1
+			to++
+		}
+		d.tag(pieces[from:to], allScripts)
+		from = to
+	}
+	return pieces, nil
+}
+
+// tag finds the words of pieces with one call of cppjieba.
+func (d *Dictionary) tag(pieces []piece, allScripts bool) {
+	var b strings.Builder
+	for i := range pieces {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		text := pieces[i].normal
+		if allScripts {
+			var others []string
+			text, others = splitScripts(text)
+			for _, w := range others {
+				if d.counts(w) {
+					pieces[i].words = append(pieces[i].words, taggedWord{w, true, d.IDF(w)})
+				}
+			}
+		}
+		b.WriteString(text)
+	}
+	i := 0
+	for _, word := range d.jieba.Cut(b.String(), true) {
+		if word == "\n" {
+			i++
+			continue
+		}
+		if i >= len(pieces) || !countable(word) {
+			continue
+		}
+		if f := d.words[word]; !f.stop {
+			pieces[i].words = append(pieces[i].words, taggedWord{word, isContent(word, f), d.idfOf(f)})
+		}
+	}
+}
