@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo"
@@ -168,10 +170,11 @@ func (lt *largeTable) testExactAgainstBruteForce(t *testing.T) {
 					want = append(want, id)
 				}
 			}
-			cs, err := lt.store.NearCandidates(ctx, service.NearQuery{Simhash: h, Version: lt.version, MaxDistance: k})
+			res, err := lt.store.NearCandidates(ctx, []service.NearQuery{{Simhash: h, Version: lt.version, MaxDistance: k}})
 			if err != nil {
 				t.Fatal(err)
 			}
+			cs := res[0]
 			var got []int64
 			for _, c := range cs {
 				got = append(got, c.ID)
@@ -221,7 +224,7 @@ func (lt *largeTable) bruteForce(t *testing.T, h uint64) map[int64]int {
 func (lt *largeTable) testPlan(t *testing.T) {
 	ctx := context.Background()
 	q := service.NearQuery{Simhash: lt.real[0], Version: lt.version, MaxDistance: 3, Limit: 1000}
-	args := repo.NearCandidatesArgs(q)
+	args := repo.NearCandidatesArgs([]service.NearQuery{q})
 
 	t.Run("custom plan", func(t *testing.T) {
 		var plan []byte
@@ -255,33 +258,48 @@ func (lt *largeTable) testPlan(t *testing.T) {
 }
 
 // literals renders the query's arguments as SQL literals for EXECUTE. They
-// are numbers and times made by this test, never text from outside.
+// are numbers, arrays of numbers and time bounds made by this test, never
+// text from outside.
 func literals(t *testing.T, args []any) string {
 	var out []string
 	for _, a := range args {
-		switch v := a.(type) {
-		case int16, int64, int, fingerprint.Version:
-			out = append(out, fmt.Sprint(v))
-		case *int:
-			if v == nil {
-				out = append(out, "NULL")
-			} else {
-				out = append(out, strconv.Itoa(*v))
-			}
-		default:
-			// The time bounds: infinities when the query has none.
-			s := fmt.Sprint(v)
-			switch {
-			case strings.Contains(s, "-infinity"):
-				out = append(out, "'-infinity'")
-			case strings.Contains(s, "infinity"):
-				out = append(out, "'infinity'")
-			default:
-				t.Fatalf("literals: unexpected argument %T %v", a, a)
-			}
-		}
+		out = append(out, literal(t, a))
 	}
 	return strings.Join(out, ", ")
+}
+
+func literal(t *testing.T, a any) string {
+	switch v := a.(type) {
+	case int16, int32, int64, int, fingerprint.Version:
+		return fmt.Sprint(v)
+	case *int32:
+		if v == nil {
+			return "NULL"
+		}
+		return fmt.Sprint(*v)
+	case *time.Time:
+		if v != nil {
+			t.Fatalf("literals: a time bound %v; the plan test runs with none", v)
+		}
+		return "NULL"
+	case pgtype.Timestamptz:
+		switch v.InfinityModifier {
+		case pgtype.NegativeInfinity:
+			return "'-infinity'::timestamptz"
+		case pgtype.Infinity:
+			return "'infinity'::timestamptz"
+		}
+		t.Fatalf("literals: a time bound %v; the plan test runs with none", v)
+	}
+	rv := reflect.ValueOf(a)
+	if rv.Kind() != reflect.Slice {
+		t.Fatalf("literals: unexpected argument %T %v", a, a)
+	}
+	elems := make([]string, rv.Len())
+	for i := range elems {
+		elems[i] = literal(t, rv.Index(i).Interface())
+	}
+	return "ARRAY[" + strings.Join(elems, ", ") + "]"
 }
 
 // planNode is the part of EXPLAIN's JSON that the test reads.

@@ -241,3 +241,28 @@ func TestSimultaneousPartialsFindEachOther(t *testing.T) {
 	}
 	checkLinks(t, st)
 }
+
+// TestWithoutSentenceIndex checks that a service without the sentence index
+// stores no sentence, and so finds no partial duplicate.
+func TestWithoutSentenceIndex(t *testing.T) {
+	st := newStore(t, 4)
+	svc, err := service.New(st, algorithm(t), service.DefaultOptions, service.WithoutSentenceIndex())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a := novel(t).Originals(rand.New(rand.NewPCG(12, 10)), 1, 1500, 2500)[0]
+	if _, err := svc.Ingest(ctx, input("a", a), svc.Defaults()); err != nil {
+		t.Fatal(err)
+	}
+	v, err := svc.Ingest(ctx, input("excerpt", corpus.Article{Title: "摘要", Body: firstShare(a.Body, 0.6)}), svc.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status == service.StatusPartialDuplicate {
+		t.Errorf("without the sentence index, an excerpt is a partial duplicate")
+	}
+	if n := countRows(t, st, `SELECT count(*) FROM sentences`); n != 0 {
+		t.Errorf("%d sentences stored without the sentence index", n)
+	}
+}

@@ -63,55 +63,121 @@ func collectArticles(rows pgx.Rows, err error, doing string) ([]service.Article,
 	return as, interpretError(err, doing)
 }
 
-// ExactMatches returns the articles whose normalised text has q's content
-// hash, earliest ingested first.
-func (q queries) ExactMatches(ctx context.Context, eq service.ExactQuery) ([]service.Candidate, error) {
-	rows, err := q.db.Query(ctx, `
-		SELECT `+candidateColumns+`
-		FROM articles
-		WHERE content_hash = $1
-		  AND fingerprint_version = $2
-		  AND id <> $3
-		  AND ingested_at < $4
-		ORDER BY ingested_at, id
-		LIMIT $5`,
-		eq.ContentHash[:], eq.Version, eq.ExcludeID, upperBound(eq.Before), limitArg(eq.Limit))
-	return collectCandidates(rows, err, "find exact matches")
+// exactMatchesSQL finds, for each content hash ($1, one element a query),
+// the stored articles with that text, earliest ingested first.
+const exactMatchesSQL = `
+	SELECT q.i, c.*
+	FROM unnest($1::bytea[]) WITH ORDINALITY AS q(content_hash, i)
+	CROSS JOIN LATERAL (
+	    SELECT ` + candidateColumns + `
+	    FROM articles a
+	    WHERE a.content_hash = q.content_hash
+	      AND a.fingerprint_version = $2
+	      AND a.id <> $3
+	      AND (a.ingested_at < $4 OR $4 IS NULL)
+	    ORDER BY a.ingested_at, a.id
+	    LIMIT $5
+	) c`
+
+// ExactMatches returns, for each query, the articles whose normalised text
+// has its content hash, earliest ingested first. The queries share their
+// version, excluded article and bound (the first query's).
+func (q queries) ExactMatches(ctx context.Context, eqs []service.ExactQuery) ([][]service.Candidate, error) {
+	if len(eqs) == 0 {
+		return nil, nil
+	}
+	hashes := make([][]byte, len(eqs))
+	for i := range eqs {
+		hashes[i] = eqs[i].ContentHash[:]
+	}
+	e := eqs[0]
+	rows, err := q.db.Query(ctx, exactMatchesSQL, hashes, e.Version, e.ExcludeID, timeArg(e.Before), limitArg(e.Limit))
+	return collectPerQuery(rows, err, len(eqs), "find exact matches")
 }
 
-// nearCandidatesSQL is the candidate query (see the package comment): a
+// nearCandidatesSQL is the candidate query (see the package comment), for
+// several fingerprints at once, one element of each array $1–$13 a query: a
 // match in at least one block of family A and at least one of family B,
 // which the planner answers with a BitmapAnd of two BitmapOrs over the eight
 // block indexes, then the Hamming distance verified on the few rows that
 // remain. The plan test runs it through export_test.go; the benchmarks see
 // it through Options.Tracer, as the service runs it.
 const nearCandidatesSQL = `
-	SELECT ` + candidateColumns + `
-	FROM articles
-	WHERE (a0 = $1 OR a1 = $2 OR a2 = $3 OR a3 = $4)
-	  AND (b0 = $5 OR b1 = $6 OR b2 = $7 OR b3 = $8)
-	  AND fingerprint_version = $9
-	  AND bit_count((simhash # $10)::bit(64)) <= $11
-	  AND published_at BETWEEN $12 AND $13
-	  AND id <> $14
-	  AND ingested_at < $15
-	ORDER BY bit_count((simhash # $10)::bit(64)), id
-	LIMIT $16`
+	SELECT q.i, c.*
+	FROM unnest($1::int2[], $2::int2[], $3::int2[], $4::int2[], $5::int2[], $6::int2[], $7::int2[], $8::int2[],
+	            $9::int8[], $10::int4[], $11::timestamptz[], $12::timestamptz[], $13::int4[])
+	     WITH ORDINALITY AS q(a0, a1, a2, a3, b0, b1, b2, b3, simhash, max_distance, published_from, published_to, lim, i)
+	CROSS JOIN LATERAL (
+	    SELECT ` + candidateColumns + `
+	    FROM articles a
+	    WHERE (a.a0 = q.a0 OR a.a1 = q.a1 OR a.a2 = q.a2 OR a.a3 = q.a3)
+	      AND (a.b0 = q.b0 OR a.b1 = q.b1 OR a.b2 = q.b2 OR a.b3 = q.b3)
+	      AND a.fingerprint_version = $14
+	      AND bit_count((a.simhash # q.simhash)::bit(64)) <= q.max_distance
+	      AND a.published_at BETWEEN q.published_from AND q.published_to
+	      AND a.id <> $15
+	      AND (a.ingested_at < $16 OR $16 IS NULL)
+	    ORDER BY bit_count((a.simhash # q.simhash)::bit(64)), a.id
+	    LIMIT q.lim
+	) c`
 
-// NearCandidates returns the articles within q.MaxDistance bits of
-// q.Simhash, closest first, through the block indexes.
-func (q queries) NearCandidates(ctx context.Context, nq service.NearQuery) ([]service.Candidate, error) {
-	rows, err := q.db.Query(ctx, nearCandidatesSQL, nearCandidatesArgs(nq)...)
-	return collectCandidates(rows, err, "find near candidates")
+// NearCandidates returns, for each query, the articles within its
+// MaxDistance bits of its Simhash, closest first, through the block
+// indexes. The queries share their version, excluded article and bound
+// (the first query's).
+func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([][]service.Candidate, error) {
+	if len(nqs) == 0 {
+		return nil, nil
+	}
+	rows, err := q.db.Query(ctx, nearCandidatesSQL, nearCandidatesArgs(nqs)...)
+	return collectPerQuery(rows, err, len(nqs), "find near candidates")
 }
 
-// nearCandidatesArgs returns the arguments of nearCandidatesSQL, $1 to
-// $16, for a query: the eight block values first.
-func nearCandidatesArgs(nq service.NearQuery) []any {
-	return append(blockArgs(nq.Simhash),
-		nq.Version, int64(nq.Simhash), nq.MaxDistance,
-		lowerBound(nq.From), upperBound(nq.To),
-		nq.ExcludeID, upperBound(nq.Before), limitArg(nq.Limit))
+// nearCandidatesArgs returns the arguments of nearCandidatesSQL: the
+// queries as columns, then what they share.
+func nearCandidatesArgs(nqs []service.NearQuery) []any {
+	n := len(nqs)
+	blocks := make([][]int16, 8)
+	for j := range blocks {
+		blocks[j] = make([]int16, n)
+	}
+	simhashes, distances, limits := make([]int64, n), make([]int32, n), make([]*int32, n)
+	from, to := make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n)
+	for i, nq := range nqs {
+		for j, v := range blockArgs(nq.Simhash) {
+			blocks[j][i] = v.(int16)
+		}
+		simhashes[i], distances[i] = int64(nq.Simhash), int32(nq.MaxDistance)
+		from[i], to[i] = lowerBound(nq.From), upperBound(nq.To)
+		if nq.Limit > 0 {
+			l := int32(nq.Limit)
+			limits[i] = &l
+		}
+	}
+	args := make([]any, 0, 16)
+	for _, b := range blocks {
+		args = append(args, b)
+	}
+	first := nqs[0]
+	return append(args, simhashes, distances, from, to, limits, first.Version, first.ExcludeID, timeArg(first.Before))
+}
+
+// collectPerQuery reads rows of (query number from 1, candidate columns)
+// into one list per query.
+func collectPerQuery(rows pgx.Rows, err error, queries int, doing string) ([][]service.Candidate, error) {
+	if err != nil {
+		return nil, interpretError(err, doing)
+	}
+	out := make([][]service.Candidate, queries)
+	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
+		var i int64
+		c, err := scanCandidate(row, &i)
+		if err == nil && i >= 1 && int(i) <= queries {
+			out[i-1] = append(out[i-1], c)
+		}
+		return struct{}{}, err
+	})
+	return out, interpretError(err, doing)
 }
 
 func collectCandidates(rows pgx.Rows, err error, doing string) ([]service.Candidate, error) {
@@ -138,6 +204,17 @@ func upperBound(t time.Time) pgtype.Timestamptz {
 		return pgtype.Timestamptz{InfinityModifier: pgtype.Infinity, Valid: true}
 	}
 	return pgtype.Timestamptz{Time: t, Valid: true}
+}
+
+// timeArg turns "no bound" (the zero time) into NULL, for a condition
+// written "(t < $n OR $n IS NULL)": unlike a comparison with infinity,
+// which the planner may answer with an index on t (reading every row of
+// it), that is no condition at all when there is no bound.
+func timeArg(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }
 
 // limitArg turns "no limit" (0) into SQL's LIMIT NULL.
@@ -179,4 +256,17 @@ func (q queries) CountOutdated(ctx context.Context, v fingerprint.Version) (int6
 	var n int64
 	err := q.db.QueryRow(ctx, `SELECT count(*) FROM articles WHERE fingerprint_version <> $1`, v).Scan(&n)
 	return n, interpretError(err, "count outdated articles")
+}
+
+// ArticlesByKeys returns the stored articles with these keys.
+func (q queries) ArticlesByKeys(ctx context.Context, keys []service.ArticleKey) ([]service.Article, error) {
+	sources, ids := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		sources[i], ids[i] = k.Source, k.ExternalID
+	}
+	rows, err := q.db.Query(ctx, `
+		SELECT `+articleColumns+`
+		FROM articles
+		WHERE (source, external_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, sources, ids)
+	return collectArticles(rows, err, "find articles by key")
 }

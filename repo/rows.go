@@ -117,7 +117,9 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 // scanCandidate's order: what nearCandidatesSQL returns.
 const candidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, shingles, cluster_id`
 
-func scanCandidate(row pgx.Row) (service.Candidate, error) {
+// scanCandidate reads a candidate's columns, after the destinations in
+// before (a query's number, say) when the row starts with them.
+func scanCandidate(row pgx.Row, before ...any) (service.Candidate, error) {
 	var (
 		c        service.Candidate
 		simhash  int64
@@ -125,7 +127,7 @@ func scanCandidate(row pgx.Row) (service.Candidate, error) {
 		hash     []byte
 		shingles []int32
 	)
-	err := row.Scan(&c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &shingles, &c.ClusterID)
+	err := row.Scan(append(before, &c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &shingles, &c.ClusterID)...)
 	if err != nil {
 		return c, err
 	}

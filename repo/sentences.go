@@ -49,10 +49,12 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 }
 
 // sentenceMatchesSQL finds, for each query sentence, the stored sentences
-// with the same text and those whose simhash is within $13 bits — through
-// the sentence block indexes, a match needed in both families, as for
-// articles — at most $14 of them (NULL: all), then reads their articles.
-// The query sentences arrive as arrays ($1–$11), one element each.
+// whose simhash is within $13 bits — through the sentence block indexes, a
+// match needed in both families, as for articles; the same text has the
+// same simhash — or, for a sentence without a simhash, those with the same
+// text, through the exact hashes of the sentences without one; at most $14
+// of them (NULL: all), then reads their articles. The query sentences
+// arrive as arrays ($1–$11), one element each.
 const sentenceMatchesSQL = `
 	SELECT q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash,
 	       CASE WHEN m.text_hash = q.text_hash THEN ''
@@ -66,8 +68,8 @@ const sentenceMatchesSQL = `
 	    SELECT * FROM (
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
-	        WHERE s.text_hash = q.text_hash AND s.article_id <> $12
-	        UNION
+	        WHERE q.simhash IS NULL AND s.simhash IS NULL AND s.text_hash = q.text_hash AND s.article_id <> $12
+	        UNION ALL
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
 	        WHERE (s.a0 = q.a0 OR s.a1 = q.a1 OR s.a2 = q.a2 OR s.a3 = q.a3)

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/jackc/pgx/v5"
@@ -24,6 +25,42 @@ func (t *storeTx) TryLock(ctx context.Context, key service.LockKey) (bool, error
 	var ok bool
 	err := t.db.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(key)).Scan(&ok)
 	return ok, interpretError(err, "try lock")
+}
+
+// NextIDs reserves n article ids from the table's identity sequence.
+func (t *storeTx) NextIDs(ctx context.Context, n int) ([]int64, error) {
+	rows, err := t.db.Query(ctx, `SELECT nextval(pg_get_serial_sequence('articles', 'id')) FROM generate_series(1, $1)`, n)
+	if err != nil {
+		return nil, interpretError(err, "reserve article ids")
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, interpretError(err, "reserve article ids")
+}
+
+// InsertMany stores new articles whose ids NextIDs reserved, with one COPY
+// for the articles (in their order: each gets its ingested_at as its row is
+// written, so a later one may link to an earlier one) and one for their
+// sentences. It sets each article's ClusterID.
+func (t *storeTx) InsertMany(ctx context.Context, as []*service.Article, bodies []string) error {
+	_, err := t.db.CopyFrom(ctx, pgx.Identifier{"articles"}, append([]string{"id"}, articleWriteColumns...),
+		pgx.CopyFromSlice(len(as), func(i int) ([]any, error) {
+			return append([]any{as[i].ID}, articleValues(as[i], bodies[i])...), nil
+		}))
+	if err != nil {
+		return interpretError(err, "copy articles")
+	}
+	var rows [][]any
+	for _, a := range as {
+		a.ClusterID = cmp.Or(a.ClusterID, a.ID)
+		for i := range a.Sentences {
+			rows = append(rows, sentenceValues(a.ID, i, &a.Sentences[i]))
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err = t.db.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns, pgx.CopyFromRows(rows))
+	return interpretError(err, "copy sentences")
 }
 
 // Insert stores a new article and sets its ID, IngestedAt and ClusterID.

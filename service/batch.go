@@ -41,9 +41,11 @@ func CheckBatchSize(n int) error {
 
 // IngestBatch ingests the articles of a batch in order, as Ingest would one
 // by one: an article that duplicates an earlier one of the same batch is
-// judged a duplicate of it. Articles are fingerprinted in parallel ahead of
-// the one being stored. An article that is invalid gets its own error and the
-// others are stored.
+// judged a duplicate of it. Articles are fingerprinted in parallel, and
+// stored in groups of several to a transaction (group.go). An article that
+// is invalid gets its own error and the others are stored; so does one that
+// fails in its group for another reason, after the group's others are
+// stored one by one.
 //
 // The batch as a whole fails with KindInvalid when it is empty, KindTooLarge
 // beyond MaxBatch, and KindUnavailable (or the context's error) when the
@@ -61,6 +63,31 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 	}()
 
 	results := make([]BatchResult, len(items))
+	var group []*groupItem
+	position := make(map[*groupItem]int, len(items))
+	// store stores the group collected so far, while the articles after it
+	// are still being fingerprinted.
+	store := func() error {
+		if len(group) == 0 {
+			return nil
+		}
+		err := s.saveGroup(ctx, group)
+		if err != nil && (errors.Is(err, ErrUnavailable) || ctx.Err() != nil) {
+			return err
+		}
+		for _, it := range group {
+			r := &results[position[it]]
+			if err != nil { // one article may have failed the group: store each on its own
+				if it.verdict, r.Err = s.save(ctx, it.in, it.fp, it.opts); errors.Is(r.Err, ErrUnavailable) {
+					return r.Err
+				}
+			}
+			r.Verdict = it.verdict
+		}
+		group = group[:0]
+		return nil
+	}
+	locks := 0
 	for i := range items {
 		var p prepared
 		select {
@@ -72,11 +99,19 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 			results[i].Err = p.err
 			continue
 		}
-		v, err := s.save(ctx, &items[i].Article, p.fp, items[i].Options)
-		if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
-			return nil, err
+		it := &groupItem{in: &items[i].Article, fp: p.fp, opts: items[i].Options}
+		position[it] = i
+		if n := len(it.locks()); len(group) > 0 && locks+n > groupLockBudget {
+			if err := store(); err != nil {
+				return nil, err
+			}
+			locks = 0
 		}
-		results[i] = BatchResult{Verdict: v, Err: err}
+		group = append(group, it)
+		locks += len(it.locks())
+	}
+	if err := store(); err != nil {
+		return nil, err
 	}
 	return results, nil
 }

@@ -28,18 +28,33 @@ type scope struct {
 // article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
-	exact, err := r.ExactMatches(ctx, ExactQuery{
-		ContentHash: fp.ContentHash,
-		Version:     fp.Version,
-		ExcludeID:   sc.exclude,
-		Before:      sc.before,
-		Limit:       CandidateCap,
-	})
+	exact, err := r.ExactMatches(ctx, []ExactQuery{exactQuery(fp, sc)})
 	if err != nil {
 		return decision{}, 0, err
 	}
+	near, err := r.NearCandidates(ctx, []NearQuery{nearQuery(fp, published, sc, opts)})
+	if err != nil {
+		return decision{}, 0, err
+	}
+	d := decide(fp, exact[0], near[0], opts)
+	if d.best == nil && len(fp.Sentences) > 0 {
+		if d, err = s.judgePartial(ctx, r, fp, published, sc, opts); err != nil {
+			return decision{}, 0, err
+		}
+	}
+	return d, len(near[0]), nil
+}
+
+// exactQuery asks for the stored copies of fp within sc.
+func exactQuery(fp fingerprint.Fingerprint, sc scope) ExactQuery {
+	return ExactQuery{ContentHash: fp.ContentHash, Version: fp.Version, ExcludeID: sc.exclude, Before: sc.before, Limit: CandidateCap}
+}
+
+// nearQuery asks for the stored near duplicates of fp within sc and opts'
+// window around published.
+func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) NearQuery {
 	from, to := window(published, opts)
-	near, err := r.NearCandidates(ctx, NearQuery{
+	return NearQuery{
 		Simhash:     fp.Simhash,
 		Version:     fp.Version,
 		MaxDistance: opts.MaxDistance,
@@ -48,17 +63,7 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 		ExcludeID:   sc.exclude,
 		Before:      sc.before,
 		Limit:       CandidateCap,
-	})
-	if err != nil {
-		return decision{}, 0, err
 	}
-	d := decide(fp, exact, near, opts)
-	if d.best == nil && len(fp.Sentences) > 0 {
-		if d, err = s.judgePartial(ctx, r, fp, published, sc, opts); err != nil {
-			return decision{}, 0, err
-		}
-	}
-	return d, len(near), nil
 }
 
 // compareBool orders false before true.

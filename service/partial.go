@@ -35,14 +35,34 @@ const (
 // judgePartial decides whether fp, published at published, is a partial
 // duplicate of an article within sc and opts' window.
 func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) (decision, error) {
-	links, err := sentenceLinks(ctx, r, fp, sc.exclude, func(m SentenceMatch) bool {
+	links, err := sentenceLinks(ctx, r, fp, sc.exclude, partialScope(fp, published, sc, opts))
+	if err != nil {
+		return decision{status: StatusUnique}, err
+	}
+	ids := partialCandidates(fp, links)
+	if len(ids) == 0 {
+		return decision{status: StatusUnique}, nil
+	}
+	candidates, err := r.Candidates(ctx, ids)
+	if err != nil {
+		return decision{}, err
+	}
+	return decidePartial(fp, links, candidates, opts), nil
+}
+
+// partialScope says which articles a partial duplicate may link to: of its
+// version, ingested before sc's bound, published within opts' window.
+func partialScope(fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) func(SentenceMatch) bool {
+	return func(m SentenceMatch) bool {
 		return m.Version == fp.Version &&
 			(sc.before.IsZero() || m.IngestedAt.Before(sc.before)) &&
 			inWindow(m.PublishedAt, published, opts)
-	})
-	if err != nil || len(links) == 0 {
-		return decision{status: StatusUnique}, err
 	}
+}
+
+// partialCandidates returns the articles whose coverage makes fp a partial
+// duplicate of them.
+func partialCandidates(fp fingerprint.Fingerprint, links map[int64]*sharedArticle) []int64 {
 	thisMin := partialThis
 	if len(fp.Sentences) < shortArticle {
 		thisMin = 1
@@ -53,13 +73,14 @@ func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fin
 			ids = append(ids, id)
 		}
 	}
-	if len(ids) == 0 {
-		return decision{status: StatusUnique}, nil
-	}
-	candidates, err := r.Candidates(ctx, ids)
-	if err != nil {
-		return decision{}, err
-	}
+	slices.Sort(ids)
+	return ids
+}
+
+// decidePartial is the decision on fp among the candidates that cover
+// enough of it: the one covering most (the larger coverage either way),
+// then most of this article, then the earliest.
+func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, opts Options) decision {
 	matches := make([]Match, 0, len(candidates))
 	for _, c := range candidates {
 		m := newMatch(fp, c, false)
@@ -67,7 +88,7 @@ func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fin
 		matches = append(matches, m)
 	}
 	if len(matches) == 0 { // deleted since their sentences were read
-		return decision{status: StatusUnique}, nil
+		return decision{status: StatusUnique}
 	}
 	slices.SortFunc(matches, func(a, b Match) int {
 		return cmp.Or(
@@ -80,5 +101,5 @@ func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fin
 	if len(d.matches) > opts.Limit {
 		d.matches = d.matches[:opts.Limit]
 	}
-	return d, nil
+	return d
 }

@@ -56,31 +56,39 @@ type sharedArticle struct {
 }
 
 // sentenceLinks looks up the sentences of fp (whose text is fp.PlainBody)
-// and returns the articles they share sentences with, by article, the
-// boilerplate left out and near-identical sentences confirmed by their
-// text. keep says which matched articles count (their version, their
-// time).
+// in the sentence index and returns the articles they share sentences with,
+// by article (linksFrom).
 func sentenceLinks(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64, keep func(SentenceMatch) bool) (map[int64]*sharedArticle, error) {
 	if len(fp.Sentences) == 0 {
 		return nil, nil
 	}
-	found, err := r.SentenceMatches(ctx, SentenceQuery{
+	found, err := r.SentenceMatches(ctx, sentenceQuery(fp, excludeID))
+	if err != nil {
+		return nil, err
+	}
+	return linksFrom(fp, found, keep), nil
+}
+
+// sentenceQuery asks the index for the stored sentences matching fp's.
+func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
+	return SentenceQuery{
 		Sentences:   fp.Sentences,
 		MaxDistance: sentenceMaxDistance,
 		ExcludeID:   excludeID,
 		PerSentence: boilerplateArticles,
-	})
-	if err != nil {
-		return nil, err
 	}
+}
+
+// linksFrom groups by article the stored sentences found matching fp's, the
+// boilerplate left out (a sentence boilerplateArticles articles hold) and
+// near-identical sentences confirmed by their text. keep says which matched
+// articles count (their version, their time).
+func linksFrom(fp fingerprint.Fingerprint, found []SentenceMatch, keep func(SentenceMatch) bool) map[int64]*sharedArticle {
 	perSentence := make([]int, len(fp.Sentences))
 	for _, m := range found {
 		perSentence[m.Query]++
 	}
-	texts := make([]string, len(fp.Sentences))
-	for i, s := range fp.Sentences {
-		texts[i] = s.Text(fp.PlainBody)
-	}
+	texts := fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences)
 
 	byArticle := make(map[int64]*sharedArticle)
 	matchedThis := make(map[int64]map[int]bool) // article → this article's sentences it matches
@@ -110,10 +118,7 @@ func sentenceLinks(ctx context.Context, r Reader, fp fingerprint.Fingerprint, ex
 		matchedThat[m.ArticleID][m.Position] = m.Runes
 	}
 
-	total := 0
-	for _, s := range fp.Sentences {
-		total += s.Runes
-	}
+	total := sentenceRunes(fp.Sentences)
 	for id, sa := range byArticle {
 		this, that := 0, 0
 		for i := range matchedThis[id] {
@@ -127,7 +132,16 @@ func sentenceLinks(ctx context.Context, r Reader, fp fingerprint.Fingerprint, ex
 			return cmp.Or(cmp.Compare(a.Position, b.Position), cmp.Compare(a.OtherPosition, b.OtherPosition))
 		})
 	}
-	return byArticle, nil
+	return byArticle
+}
+
+// sentenceRunes is the length of sentences together.
+func sentenceRunes(sentences []fingerprint.Sentence) int {
+	n := 0
+	for _, s := range sentences {
+		n += s.Runes
+	}
+	return n
 }
 
 func share(part, whole int) float64 {

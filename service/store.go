@@ -30,12 +30,18 @@ type Reader interface {
 	// ArticleByKey returns the article with this source and external id, or
 	// KindNotFound.
 	ArticleByKey(ctx context.Context, source, externalID string) (Article, error)
-	// ExactMatches returns the articles whose normalised text hashes to q's
-	// content hash, earliest ingested first.
-	ExactMatches(ctx context.Context, q ExactQuery) ([]Candidate, error)
-	// NearCandidates returns the articles within q.MaxDistance bits of
-	// q.Simhash, found through the block indexes, closest first.
-	NearCandidates(ctx context.Context, q NearQuery) ([]Candidate, error)
+	// ArticlesByKeys returns the stored articles with these keys, in any
+	// order; a key that names none is left out.
+	ArticlesByKeys(ctx context.Context, keys []ArticleKey) ([]Article, error)
+	// ExactMatches returns, for each query, the articles whose normalised
+	// text hashes to its content hash, earliest ingested first. The queries
+	// share the first one's Version, ExcludeID, Before and Limit.
+	ExactMatches(ctx context.Context, qs []ExactQuery) ([][]Candidate, error)
+	// NearCandidates returns, for each query, the articles within its
+	// MaxDistance bits of its Simhash, found through the block indexes,
+	// closest first. The queries share the first one's Version, ExcludeID
+	// and Before.
+	NearCandidates(ctx context.Context, qs []NearQuery) ([][]Candidate, error)
 	// ClusterMembers returns the articles of a cluster, its head included,
 	// earliest ingested first; at most limit of them, 0 for all.
 	ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]Article, error)
@@ -73,6 +79,12 @@ type Tx interface {
 	// TryLock takes a transaction-scoped lock if it is free and reports
 	// whether it did, without waiting.
 	TryLock(ctx context.Context, key LockKey) (bool, error)
+	// NextIDs reserves n article ids, ascending, for InsertMany.
+	NextIDs(ctx context.Context, n int) ([]int64, error)
+	// InsertMany stores new articles whose ids NextIDs reserved, with their
+	// verdicts and sentences, in their order (each ingested after the one
+	// before, so that one may link to an earlier one of the same call).
+	InsertMany(ctx context.Context, as []*Article, bodies []string) error
 	// Insert stores a new article with its verdict and its sentences:
 	// a.DuplicateOf and a.ClusterID name the article it links to and that
 	// article's cluster (0 and 0 for an article that heads a cluster of its
@@ -113,6 +125,11 @@ type NearQuery struct {
 	ExcludeID   int64     // an article not to return, 0 for none
 	Before      time.Time // only articles ingested before this; zero for all
 	Limit       int       // at most this many, closest first
+}
+
+// ArticleKey is the client's key of an article.
+type ArticleKey struct {
+	Source, ExternalID string
 }
 
 // ArticlePosition is where an article stands in the order of ingestion.

@@ -43,7 +43,11 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 	}
 
 	// Service: the dedup decisions, with the configured default options.
-	svc, err := service.New(store, algorithm, cfg.Options)
+	var settings []service.Setting
+	if !cfg.SentenceIndex {
+		settings = append(settings, service.WithoutSentenceIndex())
+	}
+	svc, err := service.New(store, algorithm, cfg.Options, settings...)
 	if err != nil {
 		store.Close()
 		releaseDict()

@@ -39,6 +39,8 @@ type Config struct {
 	Options   service.Options
 	DictDir   string // DEDUP_DICT_DIR
 	Algorithm string // DEDUP_ALGORITHM: algorithmNewsdedup or algorithmYanyiwu
+	// SentenceIndex is DEDUP_SENTENCE_INDEX: keep the sentence index.
+	SentenceIndex bool
 
 	MaxBodyBytes    int64
 	MaxBatchBytes   int64
@@ -142,6 +144,19 @@ func settings() []setting {
 					return nil
 				}
 				return fmt.Errorf("must be %q or %q, not %q", algorithmNewsdedup, algorithmYanyiwu, c.Algorithm)
+			}},
+		{name: "DEDUP_SENTENCE_INDEX", def: "on",
+			meaning: "on: keep the sentence index, which finds partial duplicates and the sentences articles share; off: store no sentences (ingest is faster; those stored before stay)",
+			read: func(c *Config, v string) error {
+				switch strings.ToLower(v) {
+				case "on":
+					c.SentenceIndex = true
+				case "off":
+					c.SentenceIndex = false
+				default:
+					return fmt.Errorf("must be on or off, not %q", v)
+				}
+				return nil
 			}},
 		{name: "DEDUP_MAX_BODY_BYTES", def: strconv.Itoa(handlers.DefaultMaxBodyBytes), shown: strconv.Itoa(handlers.DefaultMaxBodyBytes) + " (2 MiB)",
 			meaning: "largest request body of a single-article route, and of each article of a batch, in bytes",
@@ -305,6 +320,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Float64("window_hours", c.Options.Window.Hours()),
 		slog.String("dict_dir", c.DictDir),
 		slog.String("algorithm", c.Algorithm),
+		slog.Bool("sentence_index", c.SentenceIndex),
 		slog.Int64("max_body_bytes", c.MaxBodyBytes),
 		slog.Int64("max_batch_bytes", c.MaxBatchBytes),
 		slog.String("request_timeout", c.RequestTimeout.String()),

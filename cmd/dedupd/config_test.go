@@ -27,6 +27,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		Options:            service.DefaultOptions,
 		DictDir:            fingerprint.DefaultDictDir(),
 		Algorithm:          "newsdedup",
+		SentenceIndex:      true,
 		MaxBodyBytes:       2 << 20,
 		MaxBatchBytes:      32 << 20,
 		RequestTimeout:     10 * time.Second,

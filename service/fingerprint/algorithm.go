@@ -38,6 +38,9 @@ type Document struct {
 	Title string
 	Body  string
 	HTML  bool // the title and body are HTML: only the text a reader sees counts
+	// SkipSentences leaves Fingerprint.Sentences empty, for a caller that
+	// keeps no sentence index: they cost a quarter of a fingerprint.
+	SkipSentences bool
 }
 
 // Keyword is one counted word and its weight in the fingerprint.

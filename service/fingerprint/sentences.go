@@ -60,8 +60,11 @@ type Sentence struct {
 
 // sentencesOf returns the indexed sentences among a body's pieces, in
 // order: those of MinSentenceRunes characters or more, each text once, at
-// most MaxSentences.
-func (d *Dictionary) sentencesOf(pieces []piece) []Sentence {
+// most MaxSentences; none when skip is set.
+func (d *Dictionary) sentencesOf(pieces []piece, skip bool) []Sentence {
+	if skip {
+		return nil
+	}
 	var out []Sentence
 	seen := make(map[uint64]bool)
 	for _, p := range pieces {
@@ -88,6 +91,29 @@ func (d *Dictionary) sentencesOf(pieces []piece) []Sentence {
 // Text returns the sentence in the plain text it was found in.
 func (s Sentence) Text(plain string) string {
 	return runeSlice(plain, s.Start, s.End)
+}
+
+// SentenceTexts returns the texts of sentences, in order of their start,
+// found in the plain text in one pass over it.
+func SentenceTexts(plain string, sentences []Sentence) []string {
+	out := make([]string, len(sentences))
+	i, b := 0, 0 // rune i starts at byte b
+	for k, s := range sentences {
+		if s.Start < i { // out of order: look again from the start
+			i, b = 0, 0
+		}
+		for i < s.Start && b < len(plain) {
+			_, size := utf8.DecodeRuneInString(plain[b:])
+			i, b = i+1, b+size
+		}
+		start := b
+		for i < s.End && b < len(plain) {
+			_, size := utf8.DecodeRuneInString(plain[b:])
+			i, b = i+1, b+size
+		}
+		out[k] = plain[start:b]
+	}
+	return out
 }
 
 // runeSlice returns the runes from start to end (exclusive) of s.

@@ -36,6 +36,9 @@ func TestSentences(t *testing.T) {
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Errorf("sentences = %q, want %q", texts, want)
 	}
+	if all := fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences); strings.Join(all, "|") != strings.Join(want, "|") {
+		t.Errorf("SentenceTexts = %q, want %q", all, want)
+	}
 	if !fp.Sentences[0].HasSimhash || len(fp.Sentences[0].Words) < 4 {
 		t.Errorf("a sentence of many content words has no simhash: %+v", fp.Sentences[0])
 	}

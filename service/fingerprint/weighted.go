@@ -156,7 +156,7 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		Keywords:    keywords,
 		ContentHash: text.contentHash(),
 		Shingles:    ShinglesOf(text.body),
-		Sentences:   w.dict.sentencesOf(pieces),
+		Sentences:   w.dict.sentencesOf(pieces, doc.SkipSentences),
 		PlainBody:   text.plainBody,
 	}, nil
 }

@@ -66,7 +66,7 @@ func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, e
 	if err != nil {
 		return Fingerprint{}, err
 	}
-	sentences := y.dict.sentencesOf(pieces)
+	sentences := y.dict.sentencesOf(pieces, doc.SkipSentences)
 	extracted := y.dict.jieba.ExtractWithWeight(text, y.topN)
 	if !anyIn(extracted, body) {
 		return Fingerprint{}, ErrNoWords

@@ -1,0 +1,345 @@
+package service
+
+import (
+	"context"
+	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// Groups. A batch is stored in transactions of several articles each — a
+// group — rather than one transaction an article: the group's locks are
+// taken with one statement, its candidates found with one statement of each
+// kind, its articles and their sentences written with one COPY each, and it
+// commits once. Every guarantee of a single ingest holds: the locks are the
+// same (every key and content lock of the group, in ascending order, before
+// any cluster lock), an article is judged against the stored articles and
+// against the articles before it in the group, exactly as if they had been
+// stored one by one, and a match is checked under its cluster's lock.
+//
+// A group whose keys are already stored — a retry, or new content under a
+// key — is stored article by article in its transaction, as Ingest stores
+// one: those are rare, and their order matters.
+
+// groupLockBudget bounds the advisory locks of one group. PostgreSQL keeps
+// every lock held in one table shared by all its sessions, sized
+// max_locks_per_transaction × max_connections (6,400 by default): at this
+// budget a pool of 16 connections storing groups at once holds at most
+// 4,096 (an article takes its key, four blocks and its sentences' locks,
+// about 22).
+const groupLockBudget = 256
+
+// groupItem is an article of a group: what was sent, its fingerprint, and
+// once stored, its verdict.
+type groupItem struct {
+	in      *ArticleInput
+	fp      fingerprint.Fingerprint
+	opts    Options
+	verdict Verdict
+}
+
+// locks are the locks of an item: its key and its content.
+func (it *groupItem) locks() []LockKey {
+	return append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, contentLocks(it.fp)...)
+}
+
+// saveGroup stores a group, running its transaction again after a conflict
+// between concurrent writers.
+func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
+	for _, it := range g {
+		if it.in.PublishedAt.IsZero() {
+			it.in.PublishedAt = s.now()
+		}
+	}
+	return s.withRetry(ctx, func(tx Tx) error { return s.saveGroupTx(ctx, tx, g) })
+}
+
+// saveGroupTx is one attempt to store a group, step by step:
+//
+//  1. lock every key and content of the group, in ascending order;
+//  2. if a key is stored already, store the group article by article;
+//  3. find the stored copies and near duplicates of every article, and
+//     judge each against them and the articles before it in the group;
+//  4. look up the sentences of the articles that are no duplicate, and
+//     judge those for partial duplicates the same way;
+//  5. lock the clusters of the stored articles linked to, and check they
+//     still hold what they were judged against;
+//  6. write the articles and their sentences.
+func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error {
+	var locks []LockKey
+	keys := make([]ArticleKey, len(g))
+	for i, it := range g {
+		locks = append(locks, it.locks()...)
+		keys[i] = ArticleKey{Source: it.in.Source, ExternalID: it.in.ExternalID}
+	}
+	slices.Sort(locks)
+	if err := tx.Lock(ctx, slices.Compact(locks)); err != nil {
+		return err
+	}
+	stored, err := tx.ArticlesByKeys(ctx, keys)
+	if err != nil {
+		return err
+	}
+	if len(stored) > 0 || len(g) == 1 {
+		return s.saveOneByOne(ctx, tx, g)
+	}
+
+	ids, err := tx.NextIDs(ctx, len(g))
+	if err != nil {
+		return err
+	}
+	decisions, candidates, err := s.judgeGroup(ctx, tx, g, ids)
+	if err != nil {
+		return err
+	}
+	if err := checkGroupMatches(ctx, tx, decisions, ids); err != nil {
+		return err
+	}
+
+	articles := make([]*Article, len(g))
+	bodies := make([]string, len(g))
+	for i, it := range g {
+		d := decisions[i]
+		if d.best != nil && isGroupID(d.best.ID, ids) {
+			d.best.clusterID = articles[slices.Index(ids, d.best.ID)].ClusterID
+		}
+		a := newArticle(it.in, it.fp, link(ids[i], d))
+		if a.ClusterID == 0 {
+			a.ClusterID = a.ID // heads its cluster; InsertMany writes no cluster_head for it
+		}
+		articles[i], bodies[i] = &a, it.in.Body
+	}
+	if err := tx.InsertMany(ctx, articles, bodies); err != nil {
+		return err
+	}
+	for i, it := range g {
+		it.verdict = verdictOf(*articles[i], decisions[i].matches)
+		it.verdict.Created, it.verdict.Candidates = true, candidates[i]
+	}
+	return nil
+}
+
+// saveOneByOne stores the articles of a group in turn, as Ingest stores
+// one, in the group's transaction (whose locks they take again: a
+// transaction holds an advisory lock as many times as it takes it).
+func (s *Service) saveOneByOne(ctx context.Context, tx Tx, g []*groupItem) error {
+	for _, it := range g {
+		v, err := s.saveTx(ctx, tx, it.in, it.fp, it.opts)
+		if err != nil {
+			return err
+		}
+		it.verdict = v
+	}
+	return nil
+}
+
+// judgeGroup decides every article of a group, whose ids are reserved:
+// against the stored articles, found for the whole group at once, and
+// against the articles before it in the group. It also returns how many
+// candidates the article index gave each.
+func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids []int64) ([]decision, []int, error) {
+	exactQs := make([]ExactQuery, len(g))
+	nearQs := make([]NearQuery, len(g))
+	for i, it := range g {
+		exactQs[i] = exactQuery(it.fp, scope{})
+		nearQs[i] = nearQuery(it.fp, it.in.PublishedAt, scope{}, it.opts)
+	}
+	exact, err := r.ExactMatches(ctx, exactQs)
+	if err != nil {
+		return nil, nil, err
+	}
+	near, err := r.NearCandidates(ctx, nearQs)
+	if err != nil {
+		return nil, nil, err
+	}
+	decisions := make([]decision, len(g))
+	counts := make([]int, len(g))
+	var undecided []int
+	for i, it := range g {
+		ex, nr := exact[i], near[i]
+		for j := range i {
+			c := groupCandidate(g[j], ids[j])
+			switch {
+			case c.ContentHash == it.fp.ContentHash:
+				ex = append(ex, c)
+			case inWindow(g[j].in.PublishedAt, it.in.PublishedAt, it.opts) &&
+				fingerprint.Distance(c.Simhash, it.fp.Simhash) <= it.opts.MaxDistance:
+				nr = append(nr, c)
+			}
+		}
+		decisions[i], counts[i] = decide(it.fp, ex, nr, it.opts), len(near[i])
+		if decisions[i].best == nil && len(it.fp.Sentences) > 0 {
+			undecided = append(undecided, i)
+		}
+	}
+	if err := s.judgeGroupPartials(ctx, r, g, ids, undecided, decisions); err != nil {
+		return nil, nil, err
+	}
+	return decisions, counts, nil
+}
+
+// judgeGroupPartials decides, among the undecided articles of a group,
+// those that are partial duplicates: of a stored article, whose sentences
+// are looked up for all of them at once, or of an article before them in
+// the group.
+func (s *Service) judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int64, undecided []int, decisions []decision) error {
+	if len(undecided) == 0 {
+		return nil
+	}
+	// One statement for every sentence of every undecided article.
+	var all SentenceQuery
+	owner := make([]int, 0) // the item of each query sentence
+	offset := make(map[int]int, len(undecided))
+	for _, i := range undecided {
+		q := sentenceQuery(g[i].fp, 0)
+		all.MaxDistance, all.PerSentence = q.MaxDistance, q.PerSentence
+		offset[i] = len(all.Sentences)
+		all.Sentences = append(all.Sentences, q.Sentences...)
+		for range q.Sentences {
+			owner = append(owner, i)
+		}
+	}
+	found, err := r.SentenceMatches(ctx, all)
+	if err != nil {
+		return err
+	}
+	perItem := make(map[int][]SentenceMatch, len(undecided))
+	for _, m := range found {
+		i := owner[m.Query]
+		m.Query -= offset[i]
+		perItem[i] = append(perItem[i], m)
+	}
+
+	links := make(map[int]map[int64]*sharedArticle, len(undecided))
+	var storedIDs []int64
+	for _, i := range undecided {
+		it := g[i]
+		matches := append(perItem[i], groupSentenceMatches(g, ids, i)...)
+		links[i] = linksFrom(it.fp, matches, partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts))
+		for _, id := range partialCandidates(it.fp, links[i]) {
+			if !isGroupID(id, ids) {
+				storedIDs = append(storedIDs, id)
+			}
+		}
+	}
+	slices.Sort(storedIDs)
+	stored, err := r.Candidates(ctx, slices.Compact(storedIDs))
+	if err != nil {
+		return err
+	}
+	byID := make(map[int64]Candidate, len(stored))
+	for _, c := range stored {
+		byID[c.ID] = c
+	}
+	for _, i := range undecided {
+		var candidates []Candidate
+		for _, id := range partialCandidates(g[i].fp, links[i]) {
+			if j := slices.Index(ids, id); j >= 0 {
+				candidates = append(candidates, groupCandidate(g[j], id))
+			} else if c, ok := byID[id]; ok {
+				candidates = append(candidates, c)
+			}
+		}
+		decisions[i] = decidePartial(g[i].fp, links[i], candidates, g[i].opts)
+	}
+	return nil
+}
+
+// groupSentenceMatches are the sentences of the articles before item i of
+// a group that match i's: the same text, or a simhash within
+// sentenceMaxDistance bits (linksFrom confirms those by their text).
+func groupSentenceMatches(g []*groupItem, ids []int64, i int) []SentenceMatch {
+	var out []SentenceMatch
+	texts := make(map[int][]string) // of the earlier articles, read when one matches
+	for q, s := range g[i].fp.Sentences {
+		for j := range i {
+			other := g[j]
+			for p, o := range other.fp.Sentences {
+				same := o.TextHash == s.TextHash
+				near := s.HasSimhash && o.HasSimhash && fingerprint.Distance(s.Simhash, o.Simhash) <= sentenceMaxDistance
+				if !same && !near {
+					continue
+				}
+				if texts[j] == nil {
+					texts[j] = fingerprint.SentenceTexts(other.fp.PlainBody, other.fp.Sentences)
+				}
+				out = append(out, SentenceMatch{
+					Query: q, ArticleID: ids[j], Position: p, Runes: o.Runes,
+					TextHash: o.TextHash, Simhash: o.Simhash, HasSimhash: o.HasSimhash,
+					Text:    texts[j][p],
+					Version: other.fp.Version, PublishedAt: other.in.PublishedAt,
+					SentenceRunes: sentenceRunes(other.fp.Sentences),
+					ExternalID:    other.in.ExternalID, Source: other.in.Source, Title: other.in.Title,
+				})
+			}
+		}
+	}
+	return out
+}
+
+// groupCandidate is an article of the group as a candidate of a later one.
+// Its cluster is set when the later one links to it, once its own is
+// known.
+func groupCandidate(it *groupItem, id int64) Candidate {
+	return Candidate{
+		ID:          id,
+		ExternalID:  it.in.ExternalID,
+		Source:      it.in.Source,
+		Title:       it.in.Title,
+		PublishedAt: it.in.PublishedAt,
+		Simhash:     it.fp.Simhash,
+		Words:       it.fp.Words,
+		ContentHash: it.fp.ContentHash,
+		Shingles:    it.fp.Shingles,
+	}
+}
+
+// isGroupID reports whether id is one reserved for the group.
+func isGroupID(id int64, ids []int64) bool {
+	return slices.Contains(ids, id)
+}
+
+// checkGroupMatches locks the clusters of the stored articles the group's
+// articles link to, ascending (the transaction holds no cluster lock yet,
+// so it may wait for each), and checks that each still holds what it was
+// judged against and is still in that cluster; if not, ErrConflict, and the
+// group is judged again.
+func checkGroupMatches(ctx context.Context, tx Tx, decisions []decision, ids []int64) error {
+	var matched, clusters []int64
+	for _, d := range decisions {
+		if d.best != nil && !isGroupID(d.best.ID, ids) {
+			matched = append(matched, d.best.ID)
+			clusters = append(clusters, d.best.clusterID)
+		}
+	}
+	if len(matched) == 0 {
+		return nil
+	}
+	slices.Sort(clusters)
+	keys := make([]LockKey, 0, len(clusters))
+	for _, c := range slices.Compact(clusters) {
+		keys = append(keys, ClusterLockKey(c))
+	}
+	if err := tx.Lock(ctx, keys); err != nil {
+		return err
+	}
+	slices.Sort(matched)
+	current, err := tx.Candidates(ctx, slices.Compact(matched))
+	if err != nil {
+		return err
+	}
+	now := make(map[int64]Candidate, len(current))
+	for _, c := range current {
+		now[c.ID] = c
+	}
+	for _, d := range decisions {
+		if d.best == nil || isGroupID(d.best.ID, ids) {
+			continue
+		}
+		c, ok := now[d.best.ID]
+		if !ok || c.Simhash != d.best.simhash || c.ContentHash != d.best.contentHash || c.ClusterID != d.best.clusterID {
+			return &Error{Kind: KindConflict, Message: "an article a batch links to changed meanwhile"}
+		}
+	}
+	return nil
+}
