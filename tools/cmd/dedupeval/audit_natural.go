@@ -148,6 +148,9 @@ type pairExample struct {
 	OtherChars  int     `json:"other_chars"`
 	Jaccard     float64 `json:"jaccard"`
 	Containment float64 `json:"containment"`
+	// CoreContainment is the containment without boilerplate 5-grams
+	// (commonGrams), where it was measured.
+	CoreContainment *float64 `json:"containment_without_boilerplate,omitempty"`
 	// What the service said of the pair, where it linked it.
 	Status   string  `json:"status,omitempty"`
 	Distance int     `json:"distance,omitempty"`

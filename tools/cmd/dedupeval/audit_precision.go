@@ -16,10 +16,32 @@ type flagCount struct {
 	Unrelated int `json:"unrelated"` // containment < 0.3
 	Related   int `json:"related"`   // 0.3 ≤ containment < 0.8
 	Copies    int `json:"copies"`    // containment ≥ 0.8
+	// UnrelatedCore counts the links whose bodies share less than 0.3 once
+	// the boilerplate 5-grams are left out (commonGrams).
+	UnrelatedCore int `json:"unrelated_without_boilerplate"`
+	// SameTitle counts the links between articles with the same headline.
+	SameTitle int `json:"same_headline"`
+	// Stub counts the links with a body under 80 characters (a scraper that
+	// kept only a slogan or a link line); StubCore those of them among
+	// UnrelatedCore.
+	Stub     int `json:"with_a_body_under_80"`
+	StubCore int `json:"unrelated_without_boilerplate_with_a_body_under_80"`
 }
 
-func (c *flagCount) add(lk likeness) {
+func (c *flagCount) add(lk, core likeness, sameTitle, stub bool) {
 	c.Flags++
+	if stub {
+		c.Stub++
+	}
+	if core.Containment < unrelatedBelow {
+		c.UnrelatedCore++
+		if stub {
+			c.StubCore++
+		}
+	}
+	if sameTitle {
+		c.SameTitle++
+	}
 	switch {
 	case lk.Containment < unrelatedBelow:
 		c.Unrelated++
@@ -39,8 +61,15 @@ type precisionResult struct {
 	ByStatus map[string]*flagCount `json:"by_status"`
 	ByCorpus map[string]*flagCount `json:"by_corpus"`
 	All      flagCount             `json:"all"`
-	// Unrelated are examples of links between unrelated bodies.
+	// Banded counts the links whose two bodies have 80 characters or more:
+	// the precision goal's flags (a body under 80 characters belongs to no
+	// band, and the slogans the scraper kept as bodies would only swell
+	// the count).
+	Banded flagCount `json:"banded"`
+	// Unrelated are examples of links between unrelated bodies; Chrome of
+	// links between bodies related by their boilerplate alone.
 	Unrelated []pairExample `json:"unrelated_examples"`
+	Chrome    []pairExample `json:"boilerplate_only_examples"`
 	// OtherDay counts the links between CCTV stories broadcast on
 	// different days: a recurring topic (the same meeting, campaign or
 	// statistic) is where a fingerprint of key words goes wrong.
@@ -52,46 +81,64 @@ type precisionResult struct {
 func auditPrecision(s *newsSet, st *stored) precisionResult {
 	res := precisionResult{ByStatus: make(map[string]*flagCount), ByCorpus: make(map[string]*flagCount)}
 	type link struct {
-		i, j int
-		lk   likeness
+		i, j     int
+		lk, core likeness
 	}
-	var unrelated, otherDay []link
+	var links []link
+	var linked []int
 	for i, sa := range st.Articles {
 		if sa.DuplicateOf == 0 {
 			continue
 		}
-		j, ok := st.indexOf(sa.DuplicateOf)
-		if !ok {
-			continue
+		if j, ok := st.indexOf(sa.DuplicateOf); ok {
+			links = append(links, link{i: i, j: j, lk: s.likeness(i, j)})
+			linked = append(linked, i, j)
 		}
-		lk := s.likeness(i, j)
-		for _, c := range []*flagCount{counter(res.ByStatus, sa.Status), counter(res.ByCorpus, s.Articles[i].Corpus), &res.All} {
-			c.add(lk)
+	}
+	common := s.commonGrams(linked)
+	var unrelated, chrome, otherDay []link
+	for k := range links {
+		l := &links[k]
+		l.core = s.coreLikeness(l.i, l.j, common)
+		sa, a, b := st.Articles[l.i], &s.Articles[l.i], &s.Articles[l.j]
+		sameTitle := s.Titles[l.i] == s.Titles[l.j]
+		stub := bandOf(min(a.Chars, b.Chars)) < 0
+		for _, c := range []*flagCount{counter(res.ByStatus, sa.Status), counter(res.ByCorpus, a.Corpus), &res.All} {
+			c.add(l.lk, l.core, sameTitle, stub)
 		}
-		if lk.Containment < unrelatedBelow {
-			unrelated = append(unrelated, link{i, j, lk})
+		if !stub {
+			res.Banded.add(l.lk, l.core, sameTitle, stub)
 		}
-		a, b := &s.Articles[i], &s.Articles[j]
+		switch {
+		case l.lk.Containment < unrelatedBelow:
+			unrelated = append(unrelated, *l)
+		case l.core.Containment < unrelatedBelow:
+			chrome = append(chrome, *l)
+		}
 		if a.Corpus == corpusCCTV && b.Corpus == corpusCCTV && a.Date != b.Date {
-			res.OtherDay.add(lk)
-			otherDay = append(otherDay, link{i, j, lk})
+			res.OtherDay.add(l.lk, l.core, sameTitle, stub)
+			otherDay = append(otherDay, *l)
 		}
 	}
 	// The least alike first.
-	byContainment := func(x, y link) int { return cmp.Compare(x.lk.Containment, y.lk.Containment) }
-	slices.SortStableFunc(unrelated, byContainment)
-	slices.SortStableFunc(otherDay, byContainment)
+	byCore := func(x, y link) int {
+		return cmp.Or(cmp.Compare(x.core.Containment, y.core.Containment), cmp.Compare(x.lk.Containment, y.lk.Containment))
+	}
 	example := func(l link) pairExample {
 		e := exampleOf(s, l.i, l.j, l.lk)
 		sa := st.Articles[l.i]
-		e.Status, e.Distance, e.Overlap = sa.Status, sa.Distance, sa.Overlap
+		core := l.core.Containment
+		e.Status, e.Distance, e.Overlap, e.CoreContainment = sa.Status, sa.Distance, sa.Overlap, &core
 		return e
 	}
-	for _, l := range unrelated[:min(len(unrelated), maxExamples)] {
-		res.Unrelated = append(res.Unrelated, example(l))
-	}
-	for _, l := range otherDay[:min(len(otherDay), maxExamples)] {
-		res.OtherDayExamples = append(res.OtherDayExamples, example(l))
+	for _, list := range []struct {
+		links []link
+		out   *[]pairExample
+	}{{unrelated, &res.Unrelated}, {chrome, &res.Chrome}, {otherDay, &res.OtherDayExamples}} {
+		slices.SortStableFunc(list.links, byCore)
+		for _, l := range list.links[:min(len(list.links), maxExamples)] {
+			*list.out = append(*list.out, example(l))
+		}
 	}
 	return res
 }

@@ -54,7 +54,7 @@ func writeChart(path string, ev *evaluation) error {
 			p.Add(bars)
 			p.Legend.Add(bd.Name+" characters", bars)
 		}
-		for _, goal := range []float64{0.95, 0.97, 0.99} {
+		for k, goal := range []float64{0.95, 0.97, 0.99} {
 			line, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: goal}, {X: float64(len(repostEdits)) - 0.5, Y: goal}})
 			if err != nil {
 				return fmt.Errorf("chart: %w", err)
@@ -62,6 +62,9 @@ func writeChart(path string, ev *evaluation) error {
 			line.Color = color.Gray{Y: 0x70}
 			line.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 			p.Add(line)
+			if k == 0 {
+				p.Legend.Add("goals: 95, 97, 99 %", line)
+			}
 		}
 		p.NominalX(repostEdits...)
 		p.Legend.Top = false

@@ -12,7 +12,9 @@ import "math"
 //  2. then meet the most recall goals of issue 9 (identical and
 //     near-identical pairs, and the reposts);
 //  3. then the best mean of those goals' figures;
-//  4. a tie keeps the earlier setting of the grid (the lower exponent, no
+//  4. then, recall being equal, the fewer flags between unrelated bodies,
+//     then the lighter load: the safer of two settings that find the same;
+//  5. a tie keeps the earlier setting of the grid (the lower exponent, no
 //     cap, the lower min_overlap): the simpler one.
 
 // ranking is what the rule reads of a point.
@@ -20,14 +22,14 @@ type ranking struct {
 	Precise, Light bool // precision goal met; load goal met
 	RecallMet      int
 	RecallMean     float64
+	FalseShare     float64 // the precision goal's figure
+	Load           float64 // the load goal's figure
 }
 
 // rankOf reads a point's figures.
 func rankOf(f *figures) ranking {
-	r := ranking{
-		Precise: precisionGoal.met(first(precisionGoal.Figure(f))),
-		Light:   loadGoal.met(first(loadGoal.Figure(f))),
-	}
+	r := ranking{FalseShare: first(precisionGoal.Figure(f)), Load: first(loadGoal.Figure(f))}
+	r.Precise, r.Light = precisionGoal.met(r.FalseShare), loadGoal.met(r.Load)
 	sum, n := 0.0, 0
 	for _, g := range figureGoals {
 		if !g.Recall {
@@ -65,7 +67,13 @@ func better(a, b ranking) bool {
 	if a.RecallMet != b.RecallMet {
 		return a.RecallMet > b.RecallMet
 	}
-	return a.RecallMean > b.RecallMean
+	if a.RecallMean != b.RecallMean {
+		return a.RecallMean > b.RecallMean
+	}
+	if a.FalseShare != b.FalseShare {
+		return a.FalseShare < b.FalseShare
+	}
+	return a.Load < b.Load
 }
 
 // choose returns the index of the point the rule picks, -1 for none.

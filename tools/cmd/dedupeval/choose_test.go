@@ -26,6 +26,16 @@ func synthetic(precise, light bool, recall int) figures {
 	return f
 }
 
+func fewerFalse(f figures, n int) figures {
+	f.FalseFlags.Hit = n
+	return f
+}
+
+func lighter(f figures) figures {
+	f.Load.Hit = 0
+	return f
+}
+
 func points(fs ...figures) []sweepPoint {
 	out := make([]sweepPoint, len(fs))
 	for i, f := range fs {
@@ -49,6 +59,8 @@ func TestChoose(t *testing.T) {
 		// 995/1000 meets the 99 % goals but not the 100 % one; 1000 meets all.
 		{"then the recall goals met", points(synthetic(true, true, 995), synthetic(true, true, 1000)), 1},
 		{"then the mean recall", points(synthetic(true, true, 900), synthetic(true, true, 950)), 1},
+		{"then the fewer false flags", points(fewerFalse(synthetic(true, true, 990), 2), fewerFalse(synthetic(true, true, 990), 0)), 1},
+		{"then the lighter load", points(synthetic(true, true, 990), lighter(synthetic(true, true, 990))), 1},
 		{"a tie keeps the earlier", points(synthetic(true, true, 990), synthetic(true, true, 990)), 0},
 		{"none", nil, -1},
 	}

@@ -57,6 +57,8 @@ type ingestSummary struct {
 	// PerCorpus counts the verdicts of each corpus by status, "error" for
 	// the articles the service refused.
 	PerCorpus map[string]map[string]int `json:"verdicts"`
+	// Refusals counts the service's reasons for refusing articles.
+	Refusals map[string]int `json:"refusals"`
 }
 
 // machine is what the figures were measured on.

@@ -44,7 +44,8 @@ type figures struct {
 	NearIdentical       rate `json:"near_identical"` // Jaccard ≥ 0.8, identical bodies included
 	Partial             rate `json:"partial"`        // containment ≥ 0.8, Jaccard < 0.8
 	// FalseFlags is the flags whose bodies share less than 30 % of the
-	// shorter one's 5-grams, out of every flag.
+	// shorter one's 5-grams, out of every flag between bodies of 80
+	// characters or more.
 	FalseFlags rate `json:"false_flags"`
 	// Reposts[edit][band] is the reposts detected.
 	Reposts map[string][]rate `json:"reposts"`

@@ -38,8 +38,11 @@ func (g goal) met(value float64) bool {
 	return value >= g.Limit-1e-12
 }
 
-// target reads "≥ 99 %" or "≤ 0.5 %".
+// target reads "≥ 99 %", "≤ 0.5 %" or "100 %".
 func (g goal) target() string {
+	if g.Limit == 1 && !g.AtMost {
+		return "100 %"
+	}
 	op := "≥"
 	if g.AtMost {
 		op = "≤"
@@ -56,7 +59,7 @@ func percent(x float64) string {
 
 // The goals the choice of parameters meets first (choose.go).
 var (
-	precisionGoal = goal{Issue: 9, What: "flagged pairs whose bodies share < 30 % of 5-grams, share of flags", AtMost: true, Limit: 0.005,
+	precisionGoal = goal{Issue: 9, What: "flagged pairs whose bodies share < 30 % of 5-grams, share of flags (bodies ≥ 80 characters)", AtMost: true, Limit: 0.005,
 		Figure: func(f *figures) (float64, string) {
 			return f.FalseFlags.Value(), fmt.Sprintf("%s (%d of %d)", pct(f.FalseFlags.Value()), f.FalseFlags.Hit, f.FalseFlags.Of)
 		}}

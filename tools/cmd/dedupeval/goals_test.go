@@ -42,7 +42,7 @@ func TestGoalMet(t *testing.T) {
 	if got := under.target(); got != "≤ 0.5 %" {
 		t.Errorf("target() = %q, want ≤ 0.5 %%", got)
 	}
-	if got := (goal{Limit: 1}).target(); got != "≥ 100 %" {
-		t.Errorf("target() = %q, want ≥ 100 %%", got)
+	if got := (goal{Limit: 1}).target(); got != "100 %" {
+		t.Errorf("target() = %q, want 100 %%", got)
 	}
 }

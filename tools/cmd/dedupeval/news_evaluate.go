@@ -66,7 +66,7 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 	n.Natural = auditNatural(n.Set, func(p labelledPair) bool { return st.linked(p.A, p.B) })
 	n.Natural.naturalFigures(&n.Service)
 	n.Precise = auditPrecision(n.Set, st)
-	n.Service.FalseFlags = n.Precise.All.falseRate()
+	n.Service.FalseFlags = n.Precise.Banded.falseRate()
 
 	originals := pickOriginals(n.Articles, st, cfg.perBand)
 	reposts, unapplied := makeReposts(n.Articles, originals)
@@ -96,7 +96,7 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 
 // summarizeIngest counts the verdicts of the ingest by corpus.
 func summarizeIngest(st *stored, articles []newsArticle) ingestSummary {
-	s := ingestSummary{Seconds: st.Elapsed.Seconds(), PerCorpus: make(map[string]map[string]int)}
+	s := ingestSummary{Seconds: st.Elapsed.Seconds(), PerCorpus: make(map[string]map[string]int), Refusals: make(map[string]int)}
 	for i, a := range st.Articles {
 		c := s.PerCorpus[articles[i].Corpus]
 		if c == nil {
@@ -105,6 +105,7 @@ func summarizeIngest(st *stored, articles []newsArticle) ingestSummary {
 		}
 		if a.Error != "" {
 			c["error"]++
+			s.Refusals[a.Error]++
 		} else {
 			c[a.Status]++
 		}

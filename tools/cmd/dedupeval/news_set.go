@@ -57,3 +57,51 @@ func parallel(n, workers int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+// commonGramShare is the share of all articles (and boilerplateFrom the
+// count, at least) a 5-gram must be found in to count as boilerplate: the
+// link line and update stamp the CCTV scraper kept under every story,
+// portals' slogans.
+const commonGramShare = 0.01
+
+// commonGrams returns, among the 5-grams of the articles of, those found in
+// at least commonGramShare of all the articles.
+func (s *newsSet) commonGrams(of []int) map[uint64]bool {
+	counts := make(map[uint64]int)
+	for _, i := range of {
+		for _, h := range s.Grams[i] {
+			counts[h] = 0
+		}
+	}
+	for _, g := range s.Grams {
+		for _, h := range g {
+			if _, ok := counts[h]; ok {
+				counts[h]++
+			}
+		}
+	}
+	least := int(commonGramShare * float64(len(s.Grams)))
+	out := make(map[uint64]bool)
+	for h, n := range counts {
+		if n >= max(least, boilerplateFrom) {
+			out[h] = true
+		}
+	}
+	return out
+}
+
+// coreLikeness measures the bodies of articles i and j without the common
+// 5-grams: what they share beyond boilerplate. Two bodies of nothing but
+// boilerplate share nothing.
+func (s *newsSet) coreLikeness(i, j int, common map[uint64]bool) likeness {
+	strip := func(g gramSet) gramSet {
+		out := make(gramSet, 0, len(g))
+		for _, h := range g {
+			if !common[h] {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	return likenessOf(strip(s.Grams[i]), strip(s.Grams[j]))
+}

@@ -61,10 +61,18 @@ func writeSummary(w io.Writer, ev *evaluation) {
 	fmt.Fprintln(w)
 	if n := ev.News; n != nil {
 		f := &n.Service
-		fmt.Fprintf(w, "- **Natural pairs** of the Sina feed, linked by the service: identical bodies under other headlines %s, near-identical (5-gram Jaccard ≥ 0.8) %s, natural partial copies %s.\n",
+		fmt.Fprintf(w, "- **Natural pairs** (nearly all Sina's) linked by the service: identical bodies under other headlines %s, near-identical (5-gram Jaccard ≥ 0.8) %s, natural partial copies %s.\n",
 			f.IdenticalOtherTitle, f.NearIdentical, f.Partial)
-		fmt.Fprintf(w, "- **Precision**: %s of the %d links the service made while storing the corpora join bodies that share less than 30 %% of their 5-grams (%d links).\n",
-			pct(f.FalseFlags.Value()), f.FalseFlags.Of, f.FalseFlags.Hit)
+		c := n.Precise.All
+		fmt.Fprintf(w, "- **Precision**: of the %d links the service made while storing the corpora, the %d between bodies of 80 characters or more include %d (%s) between bodies sharing less than 30 %% of their 5-grams. ",
+			c.Flags, f.FalseFlags.Of, f.FalseFlags.Hit, pct(f.FalseFlags.Value()))
+		if c.Stub > 0 {
+			fmt.Fprintf(w, "The other %d join pages whose scraped body is only a slogan or a link line, linked to each other. ", c.Stub)
+		}
+		if c.UnrelatedCore > 0 {
+			fmt.Fprintf(w, "With boilerplate 5-grams left out, %d links (%d of those and %d others) join bodies that share nothing worth a link (section 2).", c.UnrelatedCore, c.StubCore, c.UnrelatedCore-c.StubCore)
+		}
+		fmt.Fprintln(w)
 		fmt.Fprintf(w, "- **Reposts** detected, bands of 300 characters and more (worst band): %s.\n", repostSummary(n))
 		fmt.Fprintf(w, "- **Candidate load**: %s of unrelated pairs are within 3 bits with the shipped fingerprint.\n", pctFine(f.Load.Value()))
 		if n.Sentence.Skipped == "" {

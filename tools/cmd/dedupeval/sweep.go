@@ -49,8 +49,10 @@ type sweepPoint struct {
 	MinOverlap float64 `json:"min_overlap"`
 	Shipped    bool    `json:"shipped"`
 	Figures    figures `json:"figures"`
-	// Misses says why the reposts missed were missed, by edit.
-	Misses map[string]missCount `json:"repost_misses"`
+	// Misses says why the reposts missed were missed, by edit;
+	// NaturalMisses why the natural pairs within the window were, by class.
+	Misses        map[string]missCount `json:"repost_misses"`
+	NaturalMisses map[string]missCount `json:"natural_misses"`
 }
 
 // missCount splits the copies a setting misses by the test they fail.
@@ -117,10 +119,10 @@ func runSweep(ctx context.Context, d *fingerprint.Dictionary, s *newsSet, repost
 		if keep != nil {
 			txt = keep
 		}
-		m, misses := measureSetting(s, reposts, sigs, txt, overlaps, workers)
+		m := measureSetting(s, reposts, sigs, txt, overlaps, workers)
 		for k, o := range overlaps {
-			res.Points = append(res.Points, sweepPoint{fpSetting: set, MinOverlap: o,
-				Shipped: set == shipped && o == shippedOverlap, Figures: m[k], Misses: misses[k]})
+			m[k].fpSetting, m[k].MinOverlap, m[k].Shipped = set, o, set == shipped && o == shippedOverlap
+			res.Points = append(res.Points, m[k])
 		}
 		fmt.Fprintf(progress, "  sweep: exponent %s, cap %s (%v)\n", fmtFloat(set.Exponent), fmtFloat(set.Cap), time.Since(start).Round(time.Second))
 	}
@@ -130,8 +132,9 @@ func runSweep(ctx context.Context, d *fingerprint.Dictionary, s *newsSet, repost
 }
 
 // measureSetting returns the figures of one fingerprint at every
-// min_overlap. sigs and txt hold the articles first, then the reposts.
-func measureSetting(s *newsSet, reposts []repost, sigs []signature, txt *texts, overlaps []float64, workers int) ([]figures, []map[string]missCount) {
+// min_overlap (the points' settings left for the caller to fill in). sigs
+// and txt hold the articles first, then the reposts.
+func measureSetting(s *newsSet, reposts []repost, sigs []signature, txt *texts, overlaps []float64, workers int) []sweepPoint {
 	n := len(s.Articles)
 	pairs, compared := nearPairs(sigs[:n], workers)
 
@@ -153,11 +156,11 @@ func measureSetting(s *newsSet, reposts []repost, sigs []signature, txt *texts, 
 		}
 	}
 
-	out := make([]figures, len(overlaps))
-	misses := make([]map[string]missCount, len(overlaps))
+	out := make([]sweepPoint, len(overlaps))
 	for k, minOverlap := range overlaps {
-		misses[k] = make(map[string]missCount)
-		f := &out[k]
+		pt := &out[k]
+		pt.Misses, pt.NaturalMisses = make(map[string]missCount), make(map[string]missCount)
+		f := &pt.Figures
 		f.Load = load
 		links := func(i, j, dist int) bool {
 			if txt.Content[i] == txt.Content[j] && sigs[i].OK {
@@ -167,16 +170,24 @@ func measureSetting(s *newsSet, reposts []repost, sigs []signature, txt *texts, 
 		}
 		for x, p := range pairs {
 			i, j := int(p.A), int(p.B)
+			if s.pairBand(i, j) < 0 {
+				continue // a body under 80 characters: no band, no flag counted
+			}
 			if (inWindow(&s.Articles[i], &s.Articles[j]) || txt.Content[i] == txt.Content[j]) && links(i, j, int(p.Distance)) {
 				f.FalseFlags.add(likenesses[x].Containment < unrelatedBelow)
 			}
 		}
 		natural := auditNatural(s, func(p labelledPair) bool {
-			if !sigs[p.A].OK || !sigs[p.B].OK ||
-				!inWindow(&s.Articles[p.A], &s.Articles[p.B]) && txt.Content[p.A] != txt.Content[p.B] {
+			within := inWindow(&s.Articles[p.A], &s.Articles[p.B])
+			if !sigs[p.A].OK || !sigs[p.B].OK || !within && txt.Content[p.A] != txt.Content[p.B] {
 				return false
 			}
-			return links(p.A, p.B, fingerprint.Distance(sigs[p.A].Simhash, sigs[p.B].Simhash))
+			dist := fingerprint.Distance(sigs[p.A].Simhash, sigs[p.B].Simhash)
+			hit := links(p.A, p.B, dist)
+			if !hit && within {
+				pt.NaturalMisses[classOf(p)] = pt.NaturalMisses[classOf(p)].plus(dist)
+			}
+			return hit
 		})
 		natural.naturalFigures(f)
 		f.Reposts = make(map[string][]rate, len(repostEdits))
@@ -189,15 +200,22 @@ func measureSetting(s *newsSet, reposts []repost, sigs []signature, txt *texts, 
 			hit := sigs[q].OK && sigs[rp.Source].OK && links(q, rp.Source, dist)
 			f.Reposts[rp.Edit][rp.Band].add(hit)
 			if !hit {
-				m := misses[k][rp.Edit]
-				if dist > fingerprint.MaxIndexedDistance || !sigs[q].OK || !sigs[rp.Source].OK {
-					m.Far++
-				} else {
-					m.LowOverlap++
+				if !sigs[q].OK || !sigs[rp.Source].OK {
+					dist = fingerprint.MaxIndexedDistance + 1
 				}
-				misses[k][rp.Edit] = m
+				pt.Misses[rp.Edit] = pt.Misses[rp.Edit].plus(dist)
 			}
 		}
 	}
-	return out, misses
+	return out
+}
+
+// plus counts one more miss at distance dist.
+func (m missCount) plus(dist int) missCount {
+	if dist > fingerprint.MaxIndexedDistance {
+		m.Far++
+	} else {
+		m.LowOverlap++
+	}
+	return m
 }
