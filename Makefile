@@ -73,10 +73,13 @@ bench:
 	$(GO) test -run XXX -bench . -benchtime 3s -cpu 1 ./service/fingerprint/
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out ../docs
 
-# eval: detection quality on a labelled corpus from 围城, for both
-# algorithms and pg_trgm, into docs/evaluation.md.
+# eval: detection quality on real news (../shared/corpora, or CORPORA=DIR),
+# end to end through the API, with the 围城 regression check and the sweep
+# that picks the defaults, into docs/evaluation.md. Without the corpora it
+# says so and measures 围城 alone.
+CORPORA ?=
 eval:
-	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupeval -out ../docs
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupeval -out ../docs $(if $(CORPORA),-corpora $(abspath $(CORPORA)))
 
 # loadtest: the real dedupd under 50 clients of mixed traffic for 60 s (on
 # until 100,000 requests, at most 8 min) against a fresh database; prints

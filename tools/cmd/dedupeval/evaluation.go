@@ -11,18 +11,54 @@ import (
 
 // evaluation is everything one run measured, as the writers read it.
 type evaluation struct {
-	Started time.Time
-	Elapsed time.Duration
-	Machine machine
-	Command string
+	Started  time.Time
+	Elapsed  time.Duration
+	Machine  machine
+	Command  string
+	Postgres string // the server's version; "" when no database was used
 
-	Corpus                    labelledCorpus
-	Queries, Pairs, Positives int
+	// CorporaDir is where the corpora were looked for; News is nil when
+	// they were missing (CorporaMissing says what was).
+	CorporaDir     string
+	CorporaMissing string
+	News           *newsEvaluation
 
-	Simhash        []simhashResult
-	Concentrations []concentration
-	Recommended    recommendation
-	Trgm           *trgmResult // nil when skipped
+	Novel novelResult
+	Goals []goalRow
+}
+
+// newsEvaluation is the evaluation on the real corpora.
+type newsEvaluation struct {
+	Articles []newsArticle `json:"-"`
+	Set      *newsSet      `json:"-"`
+	// Features are the parts of the coming contract the server has.
+	Features features
+	Ingest   ingestSummary
+	Natural  naturalResult
+	Precise  precisionResult
+	Reposts  repostResults
+	Sentence sentenceAudit
+	Sweep    sweepResult
+	// Service is the figures of the service end to end (the load from the
+	// shipped fingerprint offline).
+	Service figures
+}
+
+// features says which parts of the coming contract the server offers.
+type features struct {
+	PartialStatus   bool `json:"partial_duplicate"`
+	SharedSentences bool `json:"shared_sentences_route"`
+	Coverage        bool `json:"coverage"` // some link carried coverage
+}
+
+// ingestSummary is what storing the corpora gave.
+type ingestSummary struct {
+	Seconds float64 `json:"seconds"`
+	// PerCorpus counts the verdicts of each corpus by status, "error" for
+	// the articles the service refused.
+	PerCorpus map[string]map[string]int `json:"verdicts"`
+	// Refusals counts the service's reasons for refusing articles.
+	Refusals map[string]int `json:"refusals"`
 }
 
 // machine is what the figures were measured on.
@@ -53,35 +89,39 @@ func cpuModel() string {
 	return "unknown"
 }
 
-// recommended returns the recommended simhash method's result.
-func (ev *evaluation) recommended() simhashResult { return ev.Simhash[ev.Recommended.Method] }
-
-// shipped returns the result of the Weighted parameters the fingerprint
-// package ships today, if they were evaluated.
-func (ev *evaluation) shipped() (simhashResult, bool) {
-	for _, r := range ev.Simhash {
-		if r.Method.Algorithm == "weighted" && r.Method.isDefault() {
-			return r, true
+// goals evaluates every goal: the figures' on the service's figures, the
+// sentence audit's and the novel's.
+func (ev *evaluation) goals() []goalRow {
+	var rows []goalRow
+	if n := ev.News; n != nil {
+		for _, g := range figureGoals {
+			if g.Issue == 9 {
+				rows = append(rows, rowOf(g, &n.Service))
+			}
 		}
 	}
-	return simhashResult{}, false
+	rows = append(rows, ev.Novel.goal())
+	if n := ev.News; n != nil {
+		for _, g := range figureGoals {
+			if g.Issue == 10 {
+				rows = append(rows, rowOf(g, &n.Service))
+			}
+		}
+		rows = append(rows, n.Sentence.goal())
+	}
+	return rows
 }
 
-// summary is the few lines run prints at the end.
-func (ev *evaluation) summary() string {
-	var b strings.Builder
-	rec, s := ev.recommended(), ev.Recommended.Score
-	fmt.Fprintf(&b, "recommended: %s, max_distance %d, min %s %.1f (goal met: %v)\n",
-		rec.Method.Name, maxK, measures[ev.Recommended.Measure], ratioAt(s.Point%ratioSteps), s.Goal())
-	fmt.Fprintf(&b, "  light ≥500 runes: recall %s, precision %s; every copy ≥500: recall %s; every copy: recall %s, precision %s\n",
-		f3(s.Light.Recall()), f3(s.Light.Precision()), f3(s.Long.Recall()), f3(s.All.Recall()), f3(s.All.Precision()))
-	exact := rec.Tallies.at(func(k groupKey) bool { return k.Edit == editExact }, s.Point)
-	fmt.Fprintf(&b, "  exact copies: recall %s (must be 1)\n", f3(exact.Recall()))
-	if ev.Trgm != nil {
-		t := bestTrgm(ev.Trgm.Tallies)
-		fmt.Fprintf(&b, "pg_trgm at %.1f: light ≥500 recall %s, precision %s; every copy: recall %s, precision %s; lookup median %v (≥500 runes)\n",
-			trgmThresholds[t.Point], f3(t.Light.Recall()), f3(t.Light.Precision()), f3(t.All.Recall()), f3(t.All.Precision()),
-			median(ev.Trgm.Lookups[0].Long).Round(10*time.Microsecond))
+// goal is issue 10's: sentence links a reader would reject ≤ 1 %.
+func (a sentenceAudit) goal() goalRow {
+	row := goalRow{Issue: 10, What: "sentence links a reader would reject", Target: "≤ 1 %"}
+	if a.Skipped != "" {
+		row.Figure = "not measured: " + a.Skipped
+		return row
 	}
-	return b.String()
+	r := a.rejectedRate()
+	row.Figure = fmt.Sprintf("%s (%d of %d sampled)", pct(r.Value()), r.Hit, r.Of)
+	met := r.Value() <= 0.01
+	row.Met = &met
+	return row
 }

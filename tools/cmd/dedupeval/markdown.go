@@ -6,17 +6,25 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 )
 
-// table is a Markdown table: the first column left-aligned, the others
-// right-aligned (they hold figures).
+// table is a Markdown table: its first columns (one unless left says
+// more) left-aligned, the others right-aligned (they hold figures).
 type table struct {
 	head []string
 	rows [][]string
+	left int
 }
 
-func newTable(head ...string) *table { return &table{head: head} }
+func newTable(head ...string) *table { return &table{head: head, left: 1} }
+
+// leftAligned makes the first n columns left-aligned: they hold text.
+func (t *table) leftAligned(n int) *table {
+	t.left = n
+	return t
+}
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
@@ -25,8 +33,10 @@ func (t *table) write(w io.Writer) {
 	align := make([]string, len(t.head))
 	for i := range align {
 		align[i] = "---:"
+		if i < t.left {
+			align[i] = "---"
+		}
 	}
-	align[0] = "---"
 	fmt.Fprintf(w, "| %s |\n", strings.Join(align, " | "))
 	for _, r := range t.rows {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
@@ -66,27 +76,55 @@ func precisionOf(c confusion) string {
 	return fmt.Sprintf("%s (%d FP)", f3(c.Precision()), c.FP)
 }
 
-// editName is how the report names an edit.
-func editName(e string) string {
-	switch e {
-	case editNone:
-		return "none (original vs the other originals)"
-	case editExact:
-		return "exact (sanity)"
+// fmtFloat writes a float with as few digits as it needs.
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// joinShort joins the first n items with "; ", saying how many more there
+// are.
+func joinShort(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, "; ")
 	}
-	return e
+	return strings.Join(items[:n], "; ") + fmt.Sprintf("; and %d more", len(items)-n)
 }
 
-// writeMarkdown writes the report of ev to path.
+// cell makes text safe in a table cell: a headline may hold a '|'.
+func cell(text string) string { return strings.ReplaceAll(text, "|", "\\|") }
+
+// quoted is a headline in quotes, for the examples.
+func quoted(title string) string { return "「" + cell(title) + "」" }
+
+// metText is a goal's verdict in a table.
+func metText(m *bool) string {
+	switch {
+	case m == nil:
+		return "not measured"
+	case *m:
+		return "**met**"
+	}
+	return "**not met**"
+}
+
+// writeMarkdown writes the report of ev to path: the summary and the
+// goals first, then how it was measured, then every table.
 func writeMarkdown(path string, ev *evaluation) error {
 	var b bytes.Buffer
 	writeHeader(&b, ev)
 	writeSummary(&b, ev)
-	writeCorpus(&b, ev)
+	writeGoals(&b, ev)
 	writeMethod(&b, ev)
-	writeResults(&b, ev)
-	writeTrgm(&b, ev)
-	writeChoice(&b, ev)
-	writeLimits(&b, ev)
+	if ev.News != nil {
+		writeCorpora(&b, ev.News)
+		writeNatural(&b, ev.News)
+		writePrecision(&b, ev.News)
+		writeReposts(&b, ev.News)
+		writeLoad(&b, ev.News)
+		writeSentences(&b, ev.News)
+	}
+	writeNovel(&b, ev)
+	if ev.News != nil {
+		writeSweep(&b, ev.News)
+	}
+	writeNotes(&b, ev)
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }

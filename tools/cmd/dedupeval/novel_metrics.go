@@ -141,18 +141,9 @@ func editOrder(e string) int {
 func anyGroup(groupKey) bool { return true }
 
 func longEdit(edit string) func(groupKey) bool {
-	return func(k groupKey) bool { return bands[k.Band].Long && k.Edit == edit }
+	return func(k groupKey) bool { return novelBands[k.Band].Long && k.Edit == edit }
 }
 
 func shortEdit(edit string) func(groupKey) bool {
-	return func(k groupKey) bool { return !bands[k.Band].Long && k.Edit == edit }
+	return func(k groupKey) bool { return !novelBands[k.Band].Long && k.Edit == edit }
 }
-
-func bandIs(b int) func(groupKey) bool { return func(k groupKey) bool { return k.Band == b } }
-
-func bandEdit(b int, edit string) func(groupKey) bool {
-	return func(k groupKey) bool { return k.Band == b && k.Edit == edit }
-}
-
-func long(k groupKey) bool  { return bands[k.Band].Long }
-func short(k groupKey) bool { return !bands[k.Band].Long }

@@ -32,11 +32,11 @@ func TestBuildCorpus(t *testing.T) {
 	if c.UniqueSentences >= c.Sentences || c.UniqueSentences < c.Sentences*3/4 {
 		t.Errorf("cut from %d of %d sentences; want the novel's repeat (about the last eighth) left out", c.UniqueSentences, c.Sentences)
 	}
-	perBand := make([]int, len(bands))
+	perBand := make([]int, len(novelBands))
 	seen := make(map[string]int)
 	sentences := n.Sentences()
 	for i, o := range c.Originals {
-		bd := bands[o.Band]
+		bd := novelBands[o.Band]
 		if r := utf8.RuneCountInString(o.Body); r < bd.MinRunes || r > bd.MaxRunes {
 			t.Errorf("original %d in band %s has %d runes", i, bd.Name, r)
 		}
@@ -54,7 +54,7 @@ func TestBuildCorpus(t *testing.T) {
 	}
 	for b, k := range perBand {
 		if k < 40 {
-			t.Errorf("band %s has %d originals, want at least 40", bands[b].Name, k)
+			t.Errorf("band %s has %d originals, want at least 40", novelBands[b].Name, k)
 		}
 	}
 	unapplied := 0

@@ -8,7 +8,7 @@ func TestForEachPair(t *testing.T) {
 	t.Parallel()
 	c := labelledCorpus{Originals: make([]original, 4)}
 	for i := range c.Originals {
-		c.Originals[i].Band = i % len(bands)
+		c.Originals[i].Band = i % len(novelBands)
 	}
 	for i := range c.Originals {
 		for _, e := range copyEdits() {

@@ -9,8 +9,9 @@ import (
 	"github.com/newsdedup/newsdedup/internal/corpus"
 )
 
-// band is a range of body lengths, in runes, that the figures are grouped by.
-type band struct {
+// novelBand is a range of body lengths, in runes, that the novel's figures
+// are grouped by.
+type novelBand struct {
 	Name     string `json:"name"`
 	MinRunes int    `json:"min_runes"`
 	MaxRunes int    `json:"max_runes"`
@@ -22,11 +23,11 @@ type band struct {
 	Long bool `json:"long"`
 }
 
-// bands are the length bands, shortest first. Each is cut from its own
+// novelBands are the novel's length bands, shortest first. Each is cut from its own
 // consecutive part of the novel, so no two originals share a sentence. The
 // shares give every band a useful count while most of the novel goes to the
 // long articles the goal is about.
-var bands = []band{
+var novelBands = []novelBand{
 	{Name: "80–200", MinRunes: 80, MaxRunes: 200, Share: 0.08},
 	{Name: "200–500", MinRunes: 200, MaxRunes: 500, Share: 0.15},
 	{Name: "500–1000", MinRunes: 500, MaxRunes: 1000, Share: 0.30, Long: true},
@@ -88,9 +89,9 @@ func buildCorpus(n *corpus.Novel, limit int) (labelledCorpus, error) {
 		c.UniqueRunes += utf8.RuneCountInString(s)
 	}
 	from := 0
-	for b, bd := range bands {
+	for b, bd := range novelBands {
 		to := from + int(bd.Share*float64(end))
-		if b == len(bands)-1 {
+		if b == len(novelBands)-1 {
 			to = end
 		}
 		cut, err := cutBand(n, sentences, b, from, to)
@@ -131,7 +132,7 @@ const seedStream = 0x64656475 // "dedu"
 // holds, which makes it cut them side by side with no gaps, and keeps those
 // inside the band's part: consecutive, non-overlapping passages.
 func cutBand(n *corpus.Novel, sentences []string, b, from, to int) ([]original, error) {
-	bd := bands[b]
+	bd := novelBands[b]
 	rng := rand.New(rand.NewPCG(uint64(100+b), seedStream))
 	all := n.Originals(rng, n.Runes()/bd.MinRunes+1, bd.MinRunes, bd.MaxRunes)
 	var out []original
