@@ -52,12 +52,12 @@ func (s *serviceStatement) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQu
 // candidates of h, with no window, no article to exclude and the service's
 // candidate cap.
 func (s *serviceStatement) of(ctx context.Context, h uint64) (string, []any, error) {
-	_, err := s.store.NearCandidates(ctx, service.NearQuery{
+	_, err := s.store.NearCandidates(ctx, []service.NearQuery{{
 		Simhash:     h,
 		Version:     fingerprint.VersionNews,
 		MaxDistance: maxDistance,
 		Limit:       candidateCap,
-	})
+	}})
 	if err != nil {
 		return "", nil, fmt.Errorf("the service's candidate lookup: %w", err)
 	}
