@@ -147,6 +147,35 @@ func TestWeightedTitle(t *testing.T) {
 	}
 }
 
+// TestWeightedEdgeLines: the short lines a copy adds at either end (a byline,
+// an editor's line) leave VersionNews's fingerprint as it was, whether the
+// article's own last line ends with a full stop or not, and whatever the
+// line breaks.
+func TestWeightedEdgeLines(t *testing.T) {
+	news := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	const (
+		first = "国家统计局今天上午发布了十月份全国居民消费价格的最新数据，同比上涨百分之二点一，涨幅比上月有所回落"
+		last  = "专家认为，随着生猪产能逐步恢复，猪肉价格有望在明年上半年回落，全年物价总体保持温和上涨的态势"
+	)
+	for _, stop := range []string{"。", ""} {
+		for _, br := range []string{"\n", "\r\n"} {
+			body := first + stop + br + last + stop
+			want := mustFingerprint(t, news, fingerprint.Document{Body: body})
+			for _, copied := range []string{
+				"记者 王明" + br + body,
+				body + br + "责任编辑：李华",
+				"记者 王明" + br + body + br + "责任编辑：李华",
+			} {
+				got := mustFingerprint(t, news, fingerprint.Document{Body: copied})
+				if got.Simhash != want.Simhash || slices.Compare(got.Words, want.Words) != 0 {
+					t.Errorf("%q: %d bits and %d words from the original %q's (%d words)",
+						copied, fingerprint.Distance(got.Simhash, want.Simhash), len(got.Words), body, len(want.Words))
+				}
+			}
+		}
+	}
+}
+
 // TestFingerprintBounds checks the two ways a fingerprint stops early: a
 // text that NFKC expands past MaxNormalizedBytes, named by its part, and a
 // context that is done.

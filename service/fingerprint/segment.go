@@ -28,6 +28,18 @@ type piece struct {
 	words              []taggedWord
 }
 
+// within reports whether the piece lies in plain[from:to]. A piece ends
+// with the delimiter that closed it, the line break of an unpunctuated
+// line included; a span of whole lines ends before its last line break, so
+// that break does not count.
+func (p piece) within(plain string, from, to int) bool {
+	end := p.end
+	for end > p.start && (plain[end-1] == '\n' || plain[end-1] == '\r') {
+		end--
+	}
+	return p.start >= from && end <= to
+}
+
 // taggedWord is a word cppjieba found, whether its part of speech carries
 // content (contentPOS), and its inverse document frequency.
 type taggedWord struct {

@@ -100,7 +100,7 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 	idf := make(map[string]float64, 256)
 	n := 0
 	for _, p := range pieces {
-		if p.start < from || p.end > to {
+		if !p.within(text.plainBody, from, to) {
 			continue
 		}
 		for _, t := range p.words { // every one counts

@@ -172,17 +172,18 @@ func writeReposts(w io.Writer, n *newsEvaluation) {
 	for _, bd := range newsBands {
 		head = append(head, bd.Name)
 	}
-	head = append(head, "linked elsewhere", "not applicable")
+	head = append(head, "linked elsewhere", "refused (422)", "not applicable")
 	t := newTable(head...)
 	for _, e := range repostEdits {
 		row := []string{e}
-		elsewhere := 0
+		elsewhere, refused := 0, 0
 		for b := range newsBands {
 			c := r.Counts[e][b]
 			elsewhere += c.Elsewhere
+			refused += c.Refused
 			row = append(row, fmt.Sprintf("%s [%d near, %d partial]", c.detected(), c.Near+c.Exact, c.Partial))
 		}
-		row = append(row, fmt.Sprint(elsewhere), fmt.Sprint(r.Unapplied[e]))
+		row = append(row, fmt.Sprint(elsewhere), fmt.Sprint(refused), fmt.Sprint(r.Unapplied[e]))
 		t.add(row...)
 	}
 	t.write(w)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -27,6 +29,8 @@ type repostOutcome struct {
 	// Coverage tells whether the link carried coverage (a field the
 	// contract is gaining).
 	Coverage bool
+	// Refused: the service answered 422 (no words left to fingerprint).
+	Refused bool
 }
 
 // checkReposts checks every repost on workers connections.
@@ -47,6 +51,11 @@ func checkReposts(ctx context.Context, c *client, articles []newsArticle, st *st
 					Body:        r.Body,
 					PublishedAt: src.Published.Add(repostDelay).Format(time.RFC3339),
 				})
+				var se *statusError
+				if errors.As(err, &se) && se.Status == http.StatusUnprocessableEntity {
+					out[i] = repostOutcome{Refused: true} // missed, and shown as refused
+					continue
+				}
 				if err != nil {
 					errs <- fmt.Errorf("check the %s repost of %s: %w", r.Edit, src.ExternalID(), err)
 					return
@@ -109,10 +118,15 @@ type repostCount struct {
 	// Elsewhere counts reposts linked to an article outside the source's
 	// cluster.
 	Elsewhere int `json:"linked_elsewhere"`
+	// Refused counts reposts the service refused to judge (422).
+	Refused int `json:"refused"`
 }
 
 func (c *repostCount) add(o repostOutcome) {
 	c.Reposts++
+	if o.Refused {
+		c.Refused++
+	}
 	if o.Elsewhere {
 		c.Elsewhere++
 	}
