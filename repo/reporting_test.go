@@ -79,7 +79,7 @@ func TestReportingViews(t *testing.T) {
 	}
 
 	// Every view says what it is for.
-	for _, view := range []string{"duplicate_pairs", "clusters", "daily_duplicate_rate"} {
+	for _, view := range []string{"duplicate_pairs", "clusters", "daily_duplicate_rate", "cluster_kept", "editorial_decisions", "separated_pairs"} {
 		var comment *string
 		if err := db.QueryRow(ctx, `SELECT obj_description($1::regclass, 'pg_class')`, view).Scan(&comment); err != nil {
 			t.Fatal(err)
@@ -128,6 +128,10 @@ func TestAnalystRole(t *testing.T) {
 		"SELECT count(*) FROM duplicate_pairs",
 		"SELECT count(*) FROM clusters",
 		"SELECT count(*) FROM daily_duplicate_rate",
+		"SELECT count(*) FROM cluster_kept",
+		"SELECT count(*) FROM editorial_decisions",
+		"SELECT count(*) FROM separated_pairs",
+		"SELECT sources FROM keep_policy",
 		"SELECT count(simhash) FROM articles",
 	} {
 		if _, err := conn.Exec(ctx, q); err != nil {
@@ -137,6 +141,7 @@ func TestAnalystRole(t *testing.T) {
 	for _, q := range []string{
 		"SELECT count(body) FROM articles",
 		"DELETE FROM articles",
+		"DELETE FROM editor_decisions",
 		"CREATE TABLE scratch (x int)",
 	} {
 		if _, err := conn.Exec(ctx, q); err == nil {

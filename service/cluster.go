@@ -121,7 +121,7 @@ func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Artic
 		return err
 	}
 	for _, d := range dependants {
-		dec, _, err := s.judge(ctx, tx, d.fingerprint(), d.PublishedAt, scope{exclude: x.ID, before: d.IngestedAt}, s.defaults)
+		dec, _, err := s.judge(ctx, tx, d.fingerprint(), d.PublishedAt, scope{exclude: x.ID, before: d.IngestedAt, self: d.ID}, s.defaults)
 		if err != nil {
 			return err
 		}

@@ -88,7 +88,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID}, opts)
+	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -162,7 +162,7 @@ func verdictOf(a Article, matches []Match) Verdict {
 // content: its stored status and link, and its matches among the articles
 // ingested before it.
 func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts Options) (Verdict, error) {
-	d, candidates, err := s.judge(ctx, r, a.fingerprint(), a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt}, opts)
+	d, candidates, err := s.judge(ctx, r, a.fingerprint(), a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt, self: a.ID}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -20,11 +20,13 @@ type decision struct {
 type scope struct {
 	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
 	before  time.Time // only articles ingested before this; zero for all
+	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
 }
 
 // judge finds the stored copies and near duplicates of a fingerprint within
-// scope and decides. It also returns how many candidates the index query
-// gave.
+// scope and decides, leaving out the articles an editor separated from the
+// article judged (sc.self). It also returns how many candidates the index
+// query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
 	exact, err := r.ExactMatches(ctx, ExactQuery{
@@ -49,6 +51,9 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 		Limit:       CandidateCap,
 	})
 	if err != nil {
+		return decision{}, 0, err
+	}
+	if exact, near, err = s.withoutSeparated(ctx, r, sc.self, exact, near); err != nil {
 		return decision{}, 0, err
 	}
 	return decide(fp, exact, near, opts), len(near), nil

@@ -30,6 +30,7 @@ type Service struct {
 	now       func() time.Time
 	workers   int           // how many texts are fingerprinted at once, in all requests together
 	slots     chan struct{} // one per text being fingerprinted; see fingerprint
+	editorial editorial     // the keep rule; see editorial.go
 }
 
 // New returns a Service that stores articles in store, fingerprints them with
