@@ -141,6 +141,10 @@ func (a *api) routes(e *echo.Echo) {
 	e.DELETE("/v1/articles/:id", a.deleteArticle)
 	e.POST("/v1/fingerprint", a.fingerprint)
 	e.POST("/v1/compare", a.compare)
+	get("/v1/clusters", a.listClusters)
+	get("/v1/clusters/:id", a.findCluster)
+	e.PUT("/v1/clusters/:id/kept", a.setKept)
+	e.POST("/v1/clusters/:id/split", a.split)
 
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)

@@ -44,6 +44,9 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 
 	// Service: the dedup decisions, with the configured default options.
 	svc, err := service.New(store, algorithm, cfg.Options)
+	if err == nil {
+		err = svc.SetKeepPolicy(service.KeepPolicy{Sources: cfg.KeepSources})
+	}
 	if err != nil {
 		store.Close()
 		releaseDict()
