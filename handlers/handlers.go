@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/newsdedup/newsdedup/handlers/ui"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -64,7 +65,7 @@ type api struct {
 
 // New returns the HTTP API over svc: every route of openapi.json, the
 // middleware (recovery, request id, deadline, access log, metrics, auth) and
-// the error handler. It fails when Logger or Registry is missing, a limit is
+// the error handler, and the editors' page at /ui/ (package ui). It fails when Logger or Registry is missing, a limit is
 // negative or the metrics cannot be registered (already registered on that
 // registry).
 func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
@@ -120,6 +121,9 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 		a.authenticate,
 	)
 	a.routes(e)
+	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger}); err != nil {
+		return nil, err
+	}
 	m.knownRoutes(e)
 	return e, nil
 }

@@ -77,20 +77,32 @@ const MaxSplitPairs = 100_000
 const maxDecisionsShown = 50
 
 func (in *DecisionInput) validate() error {
-	in.Editor = strings.TrimSpace(in.Editor)
-	if in.Editor == "" {
-		return Invalid("editor", "is required: the name of the editor who decides")
-	}
-	if err := checkStrings("", field{"editor", in.Editor}, field{"note", in.Note}); err != nil {
+	editor, err := CheckEditor(in.Editor)
+	if err != nil {
 		return err
 	}
-	if strings.IndexFunc(in.Editor, unicode.IsControl) >= 0 {
-		return Invalid("editor", "must not contain control characters (line breaks, tabs)")
-	}
-	if err := checkLength("editor", in.Editor, MaxEditorLength); err != nil {
+	in.Editor = editor
+	if err := checkStrings("", field{"note", in.Note}); err != nil {
 		return err
 	}
 	return checkLength("note", in.Note, MaxNoteLength)
+}
+
+// CheckEditor returns an editor's name without the blanks around it, or
+// KindInvalid (field "editor") for a name that is empty, longer than
+// MaxEditorLength characters, not UTF-8 or holds a control character.
+func CheckEditor(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", Invalid("editor", "is required: the name of the editor who decides")
+	}
+	if err := checkStrings("", field{"editor", name}); err != nil {
+		return "", err
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return "", Invalid("editor", "must not contain control characters (line breaks, tabs)")
+	}
+	return name, checkLength("editor", name, MaxEditorLength)
 }
 
 // editorial is the service's part of the editors' decisions: the keep
@@ -451,6 +463,57 @@ func lockMember(ctx context.Context, tx Tx, locks *clusterLocks, clusterID, arti
 			articleID, clusterID, a.ClusterID)
 	}
 	return a, nil
+}
+
+// SplitPreview is what splitting an article out of its cluster would do.
+type SplitPreview struct {
+	Article Article
+	// Moved are the articles that would go with it, itself included (for
+	// a head, only itself); Rest how many members would stay.
+	Moved []Article
+	Rest  int
+}
+
+// PreviewSplit says what Split would do, changing nothing. Errors as
+// Split's.
+func (s *Service) PreviewSplit(ctx context.Context, clusterID, articleID int64) (SplitPreview, error) {
+	if err := s.isHead(ctx, s.store, clusterID); err != nil {
+		return SplitPreview{}, err
+	}
+	a, err := s.store.Article(ctx, articleID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return SplitPreview{}, &Error{Kind: KindNotFound, Message: "no such article: " + itoa(articleID)}
+	case err != nil:
+		return SplitPreview{}, err
+	case a.ClusterID != clusterID:
+		return SplitPreview{}, Invalid("article_id", "article %d is not a member of cluster %d (it is in cluster %d)", articleID, clusterID, a.ClusterID)
+	}
+	members, err := s.store.KeepCandidates(ctx, []int64{clusterID})
+	if err != nil {
+		return SplitPreview{}, err
+	}
+	if len(members) < 2 {
+		return SplitPreview{}, Invalid("article_id", "article %d is the only member of its cluster: there is nothing to split it from", articleID)
+	}
+	ids := []int64{a.ID}
+	if !a.IsCanonical() {
+		if ids, err = s.store.Subtree(ctx, a.ID); err != nil {
+			return SplitPreview{}, err
+		}
+	}
+	p := SplitPreview{Article: a, Rest: len(members) - len(ids)}
+	for _, id := range ids {
+		m, err := s.store.Article(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return SplitPreview{}, err
+		}
+		p.Moved = append(p.Moved, m)
+	}
+	return p, nil
 }
 
 // SplitResult is what a split did.
