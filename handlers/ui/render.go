@@ -49,6 +49,12 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("/ui/clusters/%d/split?article=%d", cluster, member)
 	},
 	"eq64": func(a, b int64) bool { return a == b },
+	"member": func(v service.ClusterView, id int64) *service.Member {
+		if m, ok := v.Member(id); ok {
+			return &m
+		}
+		return nil
+	},
 	"likeness": func(v service.ClusterView, id int64) *service.Likeness {
 		if l, ok := v.Likeness[id]; ok {
 			return &l
