@@ -91,3 +91,9 @@ loadtest:
 .PHONY: screenshots
 screenshots:
 	@$(with_db) $(TOOLS) NEWSDEDUP_REQUIRE_BROWSER=1 NEWSDEDUP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run TestEditorsPageInABrowser ./uitest/
+
+# uibench: the editors' page and the cluster API at 1,000,000 stored
+# articles (loaded with COPY, about 5 minutes), into docs/ui.md.
+.PHONY: uibench
+uibench:
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/uibench -md ../docs/ui.md

@@ -96,7 +96,11 @@ CREATE TABLE cluster_listing (
     last_ingested timestamptz NOT NULL
 );
 CREATE INDEX cluster_listing_published_idx ON cluster_listing (published_at DESC, cluster_id DESC) INCLUDE (size);
+-- For a filter that matches few clusters, the planner reads these instead:
+-- a rare source, a rare verdict, a large size.
 CREATE INDEX cluster_listing_sources_idx ON cluster_listing USING gin (sources);
+CREATE INDEX cluster_listing_statuses_idx ON cluster_listing USING gin (statuses);
+CREATE INDEX cluster_listing_size_idx ON cluster_listing (size);
 COMMENT ON TABLE cluster_listing IS 'One row per cluster of two or more articles, kept up to date by triggers on articles, for the editors'' list: published_at is the head''s, sources and statuses are its members'' (distinct, sorted).';
 
 -- refresh_cluster_listing recomputes the rows of the clusters headed by

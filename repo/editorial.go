@@ -177,9 +177,19 @@ func (q queries) Decisions(ctx context.Context, clusterID int64, articleIDs []in
 
 // ListClusters returns a page of cluster_listing, newest first. Only the
 // conditions a query sets are in the statement, so that the planner picks
-// the index that fits: the order's B-tree, or the sources' GIN index for a
-// rare source.
+// the index that fits: the order's B-tree, or for a filter that matches few
+// clusters the GIN index of sources or statuses, or the size's B-tree.
 func (q queries) ListClusters(ctx context.Context, cq service.ClusterQuery) ([]service.ClusterRow, error) {
+	if cq.Status != "" {
+		// A verdict no cluster has (one the statistics do not know) would
+		// have the planner walk the whole order's index looking for it: ask
+		// the GIN index first.
+		var any bool
+		err := q.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM cluster_listing WHERE statuses @> ARRAY[$1::text])`, string(cq.Status)).Scan(&any)
+		if err != nil || !any {
+			return nil, interpretError(err, "list clusters")
+		}
+	}
 	var where []string
 	var args []any
 	arg := func(v any) string {

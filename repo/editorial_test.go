@@ -616,3 +616,26 @@ func checkListing(t *testing.T, st *repo.Store) {
 		t.Errorf("cluster_listing differs from the table in %d rows", n)
 	}
 }
+
+// TestArticleTextLength holds the keep rule's length to what a reader
+// sees: markup, comments, script and style do not count.
+func TestArticleTextLength(t *testing.T) {
+	st := newStore(t, 2)
+	for _, tt := range []struct {
+		contentType, body string
+		want              int
+	}{
+		{"text", "长江洪水 ab", 7},
+		{"text", "<p>长江</p>", 9}, // plain text: the brackets are text
+		{"html", "<p>长江</p><script type=\"x\">var a = '<p>';</script><!-- 注释 --><STYLE>p{}</STYLE><br/>洪水", 4},
+		{"html", "<p class=\"a\">长江</p>\n<!-- a --><p>洪水</p><!-- b -->", 5},
+	} {
+		var got int
+		if err := st.Pool().QueryRow(context.Background(), `SELECT article_text_length($1, $2)`, tt.contentType, tt.body).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("article_text_length(%s, %q) = %d, want %d", tt.contentType, tt.body, got, tt.want)
+		}
+	}
+}
