@@ -65,9 +65,9 @@ type api struct {
 
 // New returns the HTTP API over svc: every route of openapi.json, the
 // middleware (recovery, request id, deadline, access log, metrics, auth) and
-// the error handler, and the editors' page at /ui/ (package ui). It fails when Logger or Registry is missing, a limit is
-// negative or the metrics cannot be registered (already registered on that
-// registry).
+// the error handler, and the editors' page at /ui/ (package ui). It fails
+// when Logger or Registry is missing, a limit is negative or the metrics
+// cannot be registered (already registered on that registry).
 func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	switch {
 	case svc == nil:

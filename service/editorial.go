@@ -153,12 +153,6 @@ type Member struct {
 	Kept       *Decision // the editor's choice in force on it, if any
 }
 
-// candidate is the member as the keep rule reads it.
-func (m *Member) candidate() KeepCandidate {
-	return KeepCandidate{ID: m.ID, ClusterID: m.ClusterID, Source: m.Source, ExternalID: m.ExternalID, Title: m.Title,
-		PublishedAt: m.PublishedAt, TextLength: m.TextLength, Kept: m.Kept}
-}
-
 // Likeness is how a member compares with its cluster's kept member.
 type Likeness struct {
 	Similarity
