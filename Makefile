@@ -88,3 +88,15 @@ eval:
 loadtest:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupload -md ../docs/loadtest.md
 	$(TOOLS) $(GO) run ./cmd/dedupbench -rerender ../docs/benchmarks.json -out ../docs
+
+# screenshots: the browser test of the editors' page (tools/uitest), saving
+# its screenshots into docs/ (needs chromium and fonts-wqy-zenhei).
+.PHONY: screenshots
+screenshots:
+	@$(with_db) $(TOOLS) NEWSDEDUP_REQUIRE_BROWSER=1 NEWSDEDUP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run TestEditorsPageInABrowser ./uitest/
+
+# uibench: the editors' page and the cluster API at 1,000,000 stored
+# articles (loaded with COPY, about 5 minutes), into docs/ui.md.
+.PHONY: uibench
+uibench:
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/uibench -md ../docs/ui.md

@@ -15,7 +15,14 @@ BEGIN
 END
 $$;
 GRANT USAGE ON SCHEMA public TO newsdedup_analyst;
-GRANT SELECT ON duplicate_pairs, clusters, daily_duplicate_rate TO newsdedup_analyst;
+GRANT SELECT ON duplicate_pairs, clusters, daily_duplicate_rate, shared_sentence_pairs TO newsdedup_analyst;
+-- The editors' decisions (migration 00006): the kept member of each
+-- cluster, the decisions log, the separated pairs and the keep rule.
+GRANT SELECT ON cluster_kept, editorial_decisions, separated_pairs, keep_policy TO newsdedup_analyst;
 GRANT SELECT (id, source, external_id, title, url, content_type, published_at, ingested_at,
-              simhash, fingerprint_version, status, duplicate_of, cluster_id, distance, word_ratio)
+              simhash, fingerprint_version, status, duplicate_of, cluster_id, distance, word_ratio,
+              overlap, coverage_this, coverage_that, sentence_runes)
     ON articles TO newsdedup_analyst;
+-- Where each sentence is and how long; its text is in the body.
+GRANT SELECT (article_id, position, start_char, end_char, runes, text_hash, simhash)
+    ON sentences TO newsdedup_analyst;

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/newsdedup/newsdedup/handlers/ui"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -64,9 +65,9 @@ type api struct {
 
 // New returns the HTTP API over svc: every route of openapi.json, the
 // middleware (recovery, request id, deadline, access log, metrics, auth) and
-// the error handler. It fails when Logger or Registry is missing, a limit is
-// negative or the metrics cannot be registered (already registered on that
-// registry).
+// the error handler, and the editors' page at /ui/ (package ui). It fails
+// when Logger or Registry is missing, a limit is negative or the metrics
+// cannot be registered (already registered on that registry).
 func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	switch {
 	case svc == nil:
@@ -120,6 +121,9 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 		a.authenticate,
 	)
 	a.routes(e)
+	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger}); err != nil {
+		return nil, err
+	}
 	m.knownRoutes(e)
 	return e, nil
 }
@@ -142,6 +146,10 @@ func (a *api) routes(e *echo.Echo) {
 	e.DELETE("/v1/articles/:id", a.deleteArticle)
 	e.POST("/v1/fingerprint", a.fingerprint)
 	e.POST("/v1/compare", a.compare)
+	get("/v1/clusters", a.listClusters)
+	get("/v1/clusters/:id", a.findCluster)
+	e.PUT("/v1/clusters/:id/kept", a.setKept)
+	e.POST("/v1/clusters/:id/split", a.split)
 
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)

@@ -63,7 +63,7 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 	// Every verdict series exists from the start, at zero, so that rates
 	// over them are defined before the first article arrives.
 	for _, endpoint := range []string{endpointIngest, endpointBatch, endpointCheck} {
-		for _, status := range []service.Status{service.StatusUnique, service.StatusNearDuplicate, service.StatusExactDuplicate} {
+		for _, status := range []service.Status{service.StatusUnique, service.StatusNearDuplicate, service.StatusPartialDuplicate, service.StatusExactDuplicate} {
 			m.verdicts.WithLabelValues(endpoint, string(status))
 		}
 	}

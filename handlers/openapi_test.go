@@ -58,8 +58,8 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 
 	served := map[string]bool{}
 	for _, route := range newEcho(t).Routes() {
-		if route.Method == echo.RouteNotFound {
-			continue
+		if route.Method == echo.RouteNotFound || route.Path == "/ui" || strings.HasPrefix(route.Path, "/ui/") {
+			continue // the editors' page is HTML for browsers, not part of the API
 		}
 		path := echoParam.ReplaceAllString(route.Path, "{$1}")
 		method := strings.ToLower(route.Method)

@@ -21,7 +21,7 @@ func TestReportingViews(t *testing.T) {
 	st := newStore(t, 4)
 	svc := newService(t, st)
 	ctx := context.Background()
-	p := nearPairs(t, 2)
+	p := nearPairs(t, 3)
 	day := time.Date(2026, 5, 4, 8, 0, 0, 0, time.UTC)
 	ingest := func(source, id string, a service.ArticleInput) service.Verdict {
 		t.Helper()
@@ -35,7 +35,14 @@ func TestReportingViews(t *testing.T) {
 	orig := ingest("xinhua", "x-1", input("", p[0][0]))
 	ingest("sina", "s-1", input("", p[0][1]))
 	ingest("sina", "s-2", input("", p[0][0]))
-	ingest("sina", "s-3", input("", p[1][0]))
+	third := ingest("sina", "s-3", input("", p[1][0]))
+	// An expansion: s-3 with another story after it holds all of s-3.
+	expansion := p[1][0]
+	expansion.Body += "\n" + p[2][0].Body
+	partial := ingest("people", "p-1", input("", expansion))
+	if partial.Status != service.StatusPartialDuplicate || partial.ClusterID != third.ID {
+		t.Fatalf("the expansion of s-3 is %s in cluster %d, want a partial duplicate in %d", partial.Status, partial.ClusterID, third.ID)
+	}
 
 	db := st.Pool()
 	var pairs int
@@ -46,6 +53,25 @@ func TestReportingViews(t *testing.T) {
 	}
 	if pairs != 2 || originalSource != "xinhua" {
 		t.Errorf("duplicate_pairs: %d pairs from %q, want 2 from xinhua", pairs, originalSource)
+	}
+
+	var status string
+	var distance int
+	var overlap, coverageThis, coverageThat *float64
+	if err := db.QueryRow(ctx, `SELECT status, distance, overlap, coverage_this, coverage_that FROM duplicate_pairs WHERE article_id = $1`,
+		partial.ID).Scan(&status, &distance, &overlap, &coverageThis, &coverageThat); err != nil {
+		t.Fatal(err)
+	}
+	if status != "partial_duplicate" || overlap == nil || coverageThis == nil || coverageThat == nil || *coverageThat < 0.9 {
+		t.Errorf("duplicate_pairs of the expansion: %s at %d bits, overlap %v, coverage %v / %v; want partial_duplicate, coverage_that ≥ 0.9",
+			status, distance, overlap, coverageThis, coverageThat)
+	}
+	var partials int
+	if err := db.QueryRow(ctx, `SELECT partial_duplicates FROM clusters WHERE cluster_id = $1`, third.ID).Scan(&partials); err != nil {
+		t.Fatal(err)
+	}
+	if partials != 1 {
+		t.Errorf("clusters: %d partial duplicates in the cluster of s-3, want 1", partials)
 	}
 
 	var size, exact, near, sourceCount int
@@ -79,7 +105,7 @@ func TestReportingViews(t *testing.T) {
 	}
 
 	// Every view says what it is for.
-	for _, view := range []string{"duplicate_pairs", "clusters", "daily_duplicate_rate"} {
+	for _, view := range []string{"duplicate_pairs", "clusters", "daily_duplicate_rate", "cluster_kept", "editorial_decisions", "separated_pairs", "shared_sentence_pairs"} {
 		var comment *string
 		if err := db.QueryRow(ctx, `SELECT obj_description($1::regclass, 'pg_class')`, view).Scan(&comment); err != nil {
 			t.Fatal(err)
@@ -128,7 +154,14 @@ func TestAnalystRole(t *testing.T) {
 		"SELECT count(*) FROM duplicate_pairs",
 		"SELECT count(*) FROM clusters",
 		"SELECT count(*) FROM daily_duplicate_rate",
+		"SELECT count(*) FROM cluster_kept",
+		"SELECT count(*) FROM editorial_decisions",
+		"SELECT count(*) FROM separated_pairs",
+		"SELECT sources FROM keep_policy",
 		"SELECT count(simhash) FROM articles",
+		"SELECT count(*) FROM shared_sentence_pairs",
+		"SELECT count(coverage_this), count(overlap) FROM articles",
+		"SELECT count(text_hash) FROM sentences",
 	} {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Errorf("as the analyst role, %s: %v", q, err)
@@ -136,7 +169,10 @@ func TestAnalystRole(t *testing.T) {
 	}
 	for _, q := range []string{
 		"SELECT count(body) FROM articles",
+		"SELECT count(plain_body) FROM articles",
+		"SELECT count(words) FROM sentences",
 		"DELETE FROM articles",
+		"DELETE FROM editor_decisions",
 		"CREATE TABLE scratch (x int)",
 	} {
 		if _, err := conn.Exec(ctx, q); err == nil {

@@ -30,7 +30,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 			return Verdict{}, err
 		}
 	}
-	d, candidates, err := s.judge(ctx, s.store, fp, in.PublishedAt, scope{exclude: self}, opts)
+	d, candidates, err := s.judge(ctx, s.store, fp, in.PublishedAt, scope{exclude: self, self: self}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}

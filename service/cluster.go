@@ -137,7 +137,7 @@ func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Arti
 	if err != nil {
 		return err
 	}
-	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt}, s.defaults)
+	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt, self: d.ID}, s.defaults)
 	if err != nil {
 		return err
 	}

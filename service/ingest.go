@@ -89,7 +89,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID}, opts)
+	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -169,7 +169,7 @@ func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts O
 	if err != nil {
 		return Verdict{}, err
 	}
-	d, candidates, err := s.judge(ctx, r, fp, a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt}, opts)
+	d, candidates, err := s.judge(ctx, r, fp, a.PublishedAt, scope{exclude: a.ID, before: a.IngestedAt, self: a.ID}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -20,12 +20,14 @@ type decision struct {
 type scope struct {
 	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
 	before  time.Time // only articles ingested before this; zero for all
+	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
 }
 
 // judge finds the stored copies and near duplicates of a fingerprint within
 // scope and decides; when there is none, it looks for the article it is a
-// partial duplicate of (partial.go). It also returns how many candidates the
-// article index query gave.
+// partial duplicate of (partial.go). Either way it leaves out the articles an
+// editor separated from the article judged (sc.self). It also returns how
+// many candidates the article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
 	exact, err := r.ExactMatches(ctx, []ExactQuery{exactQuery(fp, sc)})
@@ -36,9 +38,13 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 	if err != nil {
 		return decision{}, 0, err
 	}
-	d := decide(fp, exact[0], near[0], opts)
+	apart, err := separatedFrom(ctx, r, sc.self)
+	if err != nil {
+		return decision{}, 0, err
+	}
+	d := decide(fp, apart.drop(exact[0]), apart.drop(near[0]), opts)
 	if d.best == nil && len(fp.Sentences) > 0 {
-		if d, err = s.judgePartial(ctx, r, fp, published, sc, opts); err != nil {
+		if d, err = s.judgePartial(ctx, r, fp, published, sc, opts, apart); err != nil {
 			return decision{}, 0, err
 		}
 	}

@@ -33,13 +33,14 @@ const (
 )
 
 // judgePartial decides whether fp, published at published, is a partial
-// duplicate of an article within sc and opts' window.
-func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) (decision, error) {
+// duplicate of an article within sc and opts' window, other than the
+// articles apart.
+func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
 	links, err := sentenceLinks(ctx, r, fp, sc.exclude, partialScope(fp, published, sc, opts))
 	if err != nil {
 		return decision{status: StatusUnique}, err
 	}
-	ids := partialCandidates(fp, links)
+	ids := slices.DeleteFunc(partialCandidates(fp, links), apart.has)
 	if len(ids) == 0 {
 		return decision{status: StatusUnique}, nil
 	}

@@ -31,6 +31,7 @@ type Service struct {
 	workers   int           // how many texts are fingerprinted at once, in all requests together
 	slots     chan struct{} // one per text being fingerprinted; see fingerprint
 	sentences bool          // keep the sentence index (see WithoutSentenceIndex)
+	editorial editorial     // the keep rule; see editorial.go
 }
 
 // Setting changes how New builds a Service.

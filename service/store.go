@@ -16,6 +16,7 @@ import (
 // the work should be run again.
 type Store interface {
 	Reader
+	EditorialReader
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -68,11 +69,16 @@ type Reader interface {
 	// CountOutdated returns how many articles have a fingerprint version
 	// other than v.
 	CountOutdated(ctx context.Context, v fingerprint.Version) (int64, error)
+	// Separated returns the ids of the articles an editor separated from
+	// article id: never linked to it again.
+	Separated(ctx context.Context, id int64) ([]int64, error)
 }
 
 // Tx is a Store's transaction.
 type Tx interface {
 	Reader
+	EditorialReader
+	EditorialWriter
 	// Lock takes transaction-scoped advisory locks on keys, in the order
 	// given, and waits for each.
 	Lock(ctx context.Context, keys []LockKey) error

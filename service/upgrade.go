@@ -80,7 +80,7 @@ func (s *Service) Refingerprint(ctx context.Context, id int64) (bool, error) {
 		if err := s.leave(ctx, tx, &locks, x); err != nil {
 			return err
 		}
-		d, _, err := s.judge(ctx, tx, fp, x.PublishedAt, scope{exclude: x.ID, before: x.IngestedAt}, s.defaults)
+		d, _, err := s.judge(ctx, tx, fp, x.PublishedAt, scope{exclude: x.ID, before: x.IngestedAt, self: x.ID}, s.defaults)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ module github.com/newsdedup/newsdedup/tools
 go 1.26.8
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/newsdedup/newsdedup v0.0.0

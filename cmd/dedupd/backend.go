@@ -48,6 +48,9 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 		settings = append(settings, service.WithoutSentenceIndex())
 	}
 	svc, err := service.New(store, algorithm, cfg.Options, settings...)
+	if err == nil {
+		err = svc.SetKeepPolicy(service.KeepPolicy{Sources: cfg.KeepSources})
+	}
 	if err != nil {
 		store.Close()
 		releaseDict()

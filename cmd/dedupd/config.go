@@ -34,6 +34,7 @@ type Config struct {
 	DatabaseURL string   // DATABASE_URL: required by serve, migrate and import
 	Addr        string   // DEDUP_ADDR: host:port to listen on
 	APIKeys     []string // DEDUP_API_KEYS: none means the API is open
+	KeepSources []string // DEDUP_KEEP_SOURCES: the keep rule's preferred sources, best first
 
 	// Options are the service's default options; Limit is not configurable.
 	Options   service.Options
@@ -102,6 +103,9 @@ func settings() []setting {
 		{name: "DEDUP_API_KEYS", shown: "(none: the API is open)",
 			meaning: "comma-separated API keys; every /v1 route then needs Authorization: Bearer <key>; a value that holds no usable key stops the start",
 			read:    readAPIKeys},
+		{name: "DEDUP_KEEP_SOURCES", shown: "(none)",
+			meaning: "the keep rule's preferred sources, best first, comma-separated: of a cluster's members, those from the best-ranked source listed are kept before any other (docs/ui.md)",
+			read:    readKeepSources},
 		{name: "DEDUP_MAX_DISTANCE", def: strconv.Itoa(d.MaxDistance),
 			meaning: "default largest Hamming distance of a near duplicate, 0-3",
 			read: func(c *Config, v string) error {
@@ -271,6 +275,19 @@ func readAPIKeys(c *Config, v string) error {
 	return nil
 }
 
+// readKeepSources reads a comma-separated list of sources, best first.
+func readKeepSources(c *Config, v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.KeepSources = append(c.KeepSources, s)
+		}
+	}
+	if len(c.KeepSources) == 0 {
+		return fmt.Errorf("holds no source, only commas and blanks (%q); unset it for none", v)
+	}
+	return optionError(service.KeepPolicy{Sources: c.KeepSources}.Validate())
+}
+
 // bearerToken is RFC 6750's b64token: what may follow "Bearer ".
 var bearerToken = regexp.MustCompile(`^[A-Za-z0-9._~+/-]+=*$`)
 
@@ -314,6 +331,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("database_url", maskDatabaseURL(c.DatabaseURL)),
 		slog.String("addr", c.Addr),
 		slog.Int("api_keys", len(c.APIKeys)),
+		slog.String("keep_sources", strings.Join(c.KeepSources, ",")),
 		slog.Int("max_distance", c.Options.MaxDistance),
 		slog.Float64("min_overlap", c.Options.MinOverlap),
 		slog.Float64("min_word_ratio", c.Options.MinWordRatio),

@@ -55,6 +55,7 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		}
 	}()
 	warnIfSchemaBehind(ctx, cfg.DatabaseURL, log)
+	recordKeepPolicy(ctx, b.svc, log)
 
 	// Metrics: the handlers' own, plus the Go runtime's, the process's and
 	// the C heap's (gojieba's memory). go_gc_heap_live_bytes (the heap the

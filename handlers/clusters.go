@@ -1,0 +1,272 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/newsdedup/newsdedup/handlers/clusterquery"
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// The clusters and the editors' decisions: the list, one cluster with its
+// kept member, keeping another member, splitting one out.
+
+// listClusters is GET /v1/clusters: a page of the clusters of two or more
+// articles, newest first.
+func (a *api) listClusters(c echo.Context) error {
+	q, err := clusterquery.Parse(c.QueryParams().Get)
+	if err != nil {
+		return err
+	}
+	page, err := a.svc.Clusters(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	r := clusterListResponse{Clusters: make([]clusterSummaryResponse, 0, len(page.Clusters))}
+	for _, s := range page.Clusters {
+		r.Clusters = append(r.Clusters, clusterSummary(s))
+	}
+	if page.Next != nil {
+		next := clusterquery.EncodeCursor(*page.Next)
+		r.NextCursor = &next
+	}
+	return c.JSON(http.StatusOK, r)
+}
+
+// findCluster is GET /v1/clusters/{id}.
+func (a *api) findCluster(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	v, err := a.svc.Cluster(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, clusterOf(v))
+}
+
+// decisionRequest is the body of PUT /v1/clusters/{id}/kept and POST
+// /v1/clusters/{id}/split.
+type decisionRequest struct {
+	ArticleID *int64 `json:"article_id"`
+	Editor    string `json:"editor"`
+	Note      string `json:"note"`
+}
+
+func (r *decisionRequest) input() service.DecisionInput {
+	return service.DecisionInput{Editor: r.Editor, Note: r.Note}
+}
+
+// setKept is PUT /v1/clusters/{id}/kept: an editor keeps article_id, or
+// with article_id null returns the cluster to the keep rule. It answers
+// with the cluster.
+func (a *api) setKept(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req decisionRequest
+	if err := decodeBody(c, a.maxBody, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if req.ArticleID == nil {
+		_, err = a.svc.ResetKept(ctx, id, req.input())
+	} else {
+		_, err = a.svc.Keep(ctx, id, *req.ArticleID, req.input())
+	}
+	if err != nil {
+		return err
+	}
+	v, err := a.svc.Cluster(ctx, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, clusterOf(v))
+}
+
+// split is POST /v1/clusters/{id}/split: article_id and the articles
+// linking to it become a cluster of their own, never linked to the rest
+// again.
+func (a *api) split(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req decisionRequest
+	if err := decodeBody(c, a.maxBody, &req); err != nil {
+		return err
+	}
+	if req.ArticleID == nil {
+		return service.Invalid("article_id", "is required: the article to split out")
+	}
+	res, err := a.svc.Split(c.Request().Context(), id, *req.ArticleID, req.input())
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/clusters/"+strconv.FormatInt(res.ClusterID, 10))
+	return c.JSON(http.StatusOK, splitResponse{
+		Decision:       decision(res.Decision),
+		ClusterID:      res.ClusterID,
+		Moved:          res.Moved,
+		SeparatedPairs: res.Separated,
+	})
+}
+
+// clusterResponse is a cluster with its kept member and its decisions.
+type clusterResponse struct {
+	ID         int64              `json:"id"`
+	Size       int                `json:"size"`
+	Kept       keptResponse       `json:"kept"`
+	KeepPolicy keepPolicyResponse `json:"keep_policy"`
+	Members    []memberResponse   `json:"members"`
+	Decisions  []decisionResponse `json:"decisions"`
+}
+
+type keptResponse struct {
+	ID       int64             `json:"id"`
+	Rule     service.KeepRule  `json:"rule"`
+	Reason   string            `json:"reason"`
+	Decision *decisionResponse `json:"decision"`
+}
+
+type keepPolicyResponse struct {
+	Sources                []string `json:"sources"`
+	LengthTolerancePercent int      `json:"length_tolerance_percent"`
+	Description            string   `json:"description"`
+}
+
+type memberResponse struct {
+	articleResponse
+	TextLength int               `json:"text_length"`
+	Kept       bool              `json:"kept"`
+	Likeness   *likenessResponse `json:"likeness"`
+}
+
+type likenessResponse struct {
+	Distance     int     `json:"distance"`
+	WordRatio    float64 `json:"word_ratio"`
+	Overlap      float64 `json:"overlap"`
+	Coverage     float64 `json:"coverage"`
+	KeptCoverage float64 `json:"kept_coverage"`
+}
+
+type decisionResponse struct {
+	ID                int64          `json:"id"`
+	Action            service.Action `json:"action"`
+	ClusterID         int64          `json:"cluster_id"`
+	ArticleID         *int64         `json:"article_id"`
+	ArticleSource     *string        `json:"article_source"`
+	ArticleExternalID *string        `json:"article_external_id"`
+	Editor            string         `json:"editor"`
+	Note              string         `json:"note"`
+	DecidedAt         string         `json:"decided_at"`
+}
+
+type splitResponse struct {
+	Decision       decisionResponse `json:"decision"`
+	ClusterID      int64            `json:"cluster_id"`
+	Moved          []int64          `json:"moved"`
+	SeparatedPairs int              `json:"separated_pairs"`
+}
+
+type clusterListResponse struct {
+	Clusters   []clusterSummaryResponse `json:"clusters"`
+	NextCursor *string                  `json:"next_cursor"`
+}
+
+type clusterSummaryResponse struct {
+	ID             int64                `json:"id"`
+	Title          string               `json:"title"`
+	Source         string               `json:"source"`
+	ExternalID     string               `json:"external_id"`
+	PublishedAt    string               `json:"published_at"`
+	Size           int                  `json:"size"`
+	Sources        []string             `json:"sources"`
+	Statuses       []service.Status     `json:"statuses"`
+	LastIngestedAt string               `json:"last_ingested_at"`
+	Kept           *keptResponse        `json:"kept"`
+	KeptArticle    *keptArticleResponse `json:"kept_article"`
+}
+
+type keptArticleResponse struct {
+	ID         int64  `json:"id"`
+	Source     string `json:"source"`
+	ExternalID string `json:"external_id"`
+	Title      string `json:"title"`
+}
+
+func clusterOf(v service.ClusterView) clusterResponse {
+	r := clusterResponse{
+		ID:         v.ID,
+		Size:       v.Size,
+		Kept:       kept(v.Kept),
+		KeepPolicy: keepPolicy(v.Policy),
+		Members:    make([]memberResponse, 0, len(v.Members)),
+		Decisions:  make([]decisionResponse, 0, len(v.Decisions)),
+	}
+	for _, m := range v.Members {
+		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID}
+		if l, ok := v.Likeness[m.ID]; ok {
+			mr.Likeness = &likenessResponse{Distance: l.Distance, WordRatio: ratio(l.WordRatio), Overlap: ratio(l.Overlap),
+				Coverage: ratio(l.Coverage), KeptCoverage: ratio(l.KeptCoverage)}
+		}
+		r.Members = append(r.Members, mr)
+	}
+	for _, d := range v.Decisions {
+		r.Decisions = append(r.Decisions, decision(d))
+	}
+	return r
+}
+
+func kept(k service.Kept) keptResponse {
+	r := keptResponse{ID: k.ID, Rule: k.Rule, Reason: k.Reason}
+	if k.By != nil {
+		d := decision(*k.By)
+		r.Decision = &d
+	}
+	return r
+}
+
+func keepPolicy(p service.KeepPolicy) keepPolicyResponse {
+	sources := p.Sources
+	if sources == nil {
+		sources = []string{}
+	}
+	return keepPolicyResponse{Sources: sources, LengthTolerancePercent: service.KeepLengthTolerancePercent, Description: p.Describe()}
+}
+
+func decision(d service.Decision) decisionResponse {
+	r := decisionResponse{ID: d.ID, Action: d.Action, ClusterID: d.ClusterID, Editor: d.Editor, Note: d.Note, DecidedAt: timestamp(d.DecidedAt)}
+	if d.ArticleID != 0 {
+		r.ArticleID = &d.ArticleID
+	}
+	if d.Action != service.ActionReset {
+		r.ArticleSource, r.ArticleExternalID = &d.ArticleSource, &d.ArticleExternalID
+	}
+	return r
+}
+
+func clusterSummary(s service.ClusterSummary) clusterSummaryResponse {
+	r := clusterSummaryResponse{
+		ID:             s.ID,
+		Title:          s.Title,
+		Source:         s.Source,
+		ExternalID:     s.ExternalID,
+		PublishedAt:    timestamp(s.PublishedAt),
+		Size:           s.Size,
+		Sources:        s.Sources,
+		Statuses:       s.Statuses,
+		LastIngestedAt: timestamp(s.LastIngested),
+	}
+	if s.Kept.ID != 0 {
+		k := kept(s.Kept)
+		r.Kept = &k
+		m := s.KeptMember
+		r.KeptArticle = &keptArticleResponse{ID: m.ID, Source: m.Source, ExternalID: m.ExternalID, Title: m.Title}
+	}
+	return r
+}

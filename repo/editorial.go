@@ -1,0 +1,318 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// The editors' decisions (migration 00009): the decisions log, the choices
+// in force, the separated pairs, and the list of clusters that triggers
+// keep up to date.
+
+// Separated returns the ids of the articles separated from article id.
+func (q queries) Separated(ctx context.Context, id int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT b FROM separations WHERE a = $1
+		UNION ALL
+		SELECT a FROM separations WHERE b = $1`, id)
+	if err != nil {
+		return nil, interpretError(err, "list separations")
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, interpretError(err, "list separations")
+}
+
+// withExtra is a row whose Scan fills extra destinations after the ones it
+// is given: scanArticle reads a row's article columns, the caller the
+// columns it selected after them.
+type withExtra struct {
+	row   pgx.Row
+	extra []any
+}
+
+func (r withExtra) Scan(dest ...any) error { return r.row.Scan(append(dest, r.extra...)...) }
+
+// Members returns the members of a cluster with their text lengths and the
+// editors' choices on them.
+func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]service.Member, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT `+articleColumns+`, article_text_length(content_type, body), k.decision_id
+		FROM articles
+		LEFT JOIN kept_articles k ON k.article_id = articles.id
+		WHERE cluster_id = $1
+		ORDER BY ingested_at, id
+		LIMIT $2`, clusterID, limitArg(limit))
+	if err != nil {
+		return nil, interpretError(err, "list members")
+	}
+	var decisionIDs []int64
+	members, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.Member, error) {
+		var m service.Member
+		var decision *int64
+		a, err := scanArticle(withExtra{row: row, extra: []any{&m.TextLength, &decision}})
+		m.Article = a
+		if decision != nil {
+			decisionIDs = append(decisionIDs, *decision)
+			m.Kept = &service.Decision{ID: *decision}
+		}
+		return m, err
+	})
+	if err != nil {
+		return nil, interpretError(err, "list members")
+	}
+	decisions, err := q.decisionsByID(ctx, decisionIDs)
+	for i := range members {
+		if k := members[i].Kept; k != nil {
+			members[i].Kept = decisions[k.ID]
+		}
+	}
+	return members, err
+}
+
+// KeepCandidates returns the members of clusters as the keep rule reads
+// them.
+func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]service.KeepCandidate, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at,
+		       article_text_length(a.content_type, a.body), k.decision_id
+		FROM articles a
+		LEFT JOIN kept_articles k ON k.article_id = a.id
+		WHERE a.cluster_id = ANY ($1)
+		ORDER BY a.cluster_id, a.ingested_at, a.id`, clusterIDs)
+	if err != nil {
+		return nil, interpretError(err, "list keep candidates")
+	}
+	var decisionIDs []int64
+	cs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.KeepCandidate, error) {
+		var c service.KeepCandidate
+		var decision *int64
+		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision)
+		if decision != nil {
+			decisionIDs = append(decisionIDs, *decision)
+			c.Kept = &service.Decision{ID: *decision}
+		}
+		return c, err
+	})
+	if err != nil {
+		return nil, interpretError(err, "list keep candidates")
+	}
+	decisions, err := q.decisionsByID(ctx, decisionIDs)
+	for i := range cs {
+		if k := cs[i].Kept; k != nil {
+			cs[i].Kept = decisions[k.ID]
+		}
+	}
+	return cs, err
+}
+
+// Subtree returns article id and every article whose links lead to it.
+func (q queries) Subtree(ctx context.Context, id int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, `
+		WITH RECURSIVE subtree(id) AS (
+			SELECT $1::bigint
+			UNION
+			SELECT a.id FROM articles a JOIN subtree s ON a.duplicate_of = s.id
+		)
+		SELECT id FROM subtree ORDER BY id`, id)
+	if err != nil {
+		return nil, interpretError(err, "list subtree")
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, interpretError(err, "list subtree")
+}
+
+// decisionColumns are the columns of a service.Decision, in scanDecision's
+// order.
+const decisionColumns = `id, action, cluster_id, coalesce(article_id, 0), coalesce(article_source, ''),
+	coalesce(article_external_id, ''), editor, note, decided_at`
+
+func scanDecision(row pgx.Row) (service.Decision, error) {
+	var d service.Decision
+	var action string
+	err := row.Scan(&d.ID, &action, &d.ClusterID, &d.ArticleID, &d.ArticleSource, &d.ArticleExternalID,
+		&d.Editor, &d.Note, &d.DecidedAt)
+	d.Action = service.Action(action)
+	return d, err
+}
+
+func collectDecisions(rows pgx.Rows, err error) ([]service.Decision, error) {
+	if err != nil {
+		return nil, interpretError(err, "list decisions")
+	}
+	ds, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.Decision, error) { return scanDecision(row) })
+	return ds, interpretError(err, "list decisions")
+}
+
+// decisionsByID returns the decisions with these ids.
+func (q queries) decisionsByID(ctx context.Context, ids []int64) (map[int64]*service.Decision, error) {
+	out := make(map[int64]*service.Decision, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.db.Query(ctx, `SELECT `+decisionColumns+` FROM editor_decisions WHERE id = ANY ($1)`, ids)
+	ds, err := collectDecisions(rows, err)
+	for i := range ds {
+		out[ds[i].ID] = &ds[i]
+	}
+	return out, err
+}
+
+// Decisions returns the decisions made in a cluster or about its members,
+// latest first.
+func (q queries) Decisions(ctx context.Context, clusterID int64, articleIDs []int64, limit int) ([]service.Decision, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT `+decisionColumns+`
+		FROM editor_decisions
+		WHERE cluster_id = $1 OR article_id = ANY ($2)
+		ORDER BY id DESC
+		LIMIT $3`, clusterID, articleIDs, limitArg(limit))
+	return collectDecisions(rows, err)
+}
+
+// ListClusters returns a page of cluster_listing, newest first. Only the
+// conditions a query sets are in the statement, so that the planner picks
+// the index that fits: the order's B-tree, or for a filter that matches few
+// clusters the GIN index of sources or statuses, or the size's B-tree.
+func (q queries) ListClusters(ctx context.Context, cq service.ClusterQuery) ([]service.ClusterRow, error) {
+	if cq.Status != "" {
+		// A verdict no cluster has (one the statistics do not know) would
+		// have the planner walk the whole order's index looking for it: ask
+		// the GIN index first.
+		var any bool
+		err := q.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM cluster_listing WHERE statuses @> ARRAY[$1::text])`, string(cq.Status)).Scan(&any)
+		if err != nil || !any {
+			return nil, interpretError(err, "list clusters")
+		}
+	}
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if !cq.From.IsZero() {
+		where = append(where, "l.published_at >= "+arg(cq.From))
+	}
+	if !cq.To.IsZero() {
+		where = append(where, "l.published_at < "+arg(cq.To))
+	}
+	if cq.Source != "" {
+		where = append(where, "l.sources @> ARRAY["+arg(cq.Source)+"::text]")
+	}
+	if cq.Status != "" {
+		where = append(where, "l.statuses @> ARRAY["+arg(string(cq.Status))+"::text]")
+	}
+	if cq.MinSize > 0 {
+		where = append(where, "l.size >= "+arg(cq.MinSize))
+	}
+	if cq.MaxSize > 0 {
+		where = append(where, "l.size <= "+arg(cq.MaxSize))
+	}
+	if a := cq.After; a != nil {
+		where = append(where, fmt.Sprintf("(l.published_at, l.cluster_id) < (%s, %s)", arg(a.PublishedAt), arg(a.ID)))
+	}
+	sql := `
+		SELECT l.cluster_id, h.title, h.source, h.external_id, l.published_at, l.size, l.sources, l.statuses, l.last_ingested
+		FROM cluster_listing l
+		JOIN articles h ON h.id = l.cluster_id`
+	if len(where) > 0 {
+		sql += "\n\t\tWHERE " + strings.Join(where, "\n\t\t  AND ")
+	}
+	sql += "\n\t\tORDER BY l.published_at DESC, l.cluster_id DESC\n\t\tLIMIT " + arg(cq.Limit)
+	rows, err := q.db.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, interpretError(err, "list clusters")
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.ClusterRow, error) {
+		var r service.ClusterRow
+		var statuses []string
+		err := row.Scan(&r.ID, &r.Title, &r.Source, &r.ExternalID, &r.PublishedAt, &r.Size, &r.Sources, &statuses, &r.LastIngested)
+		for _, s := range statuses {
+			r.Statuses = append(r.Statuses, service.Status(s))
+		}
+		return r, err
+	})
+	return out, interpretError(err, "list clusters")
+}
+
+// Bodies returns the stored bodies of the articles ids.
+func (q queries) Bodies(ctx context.Context, ids []int64) (map[int64]string, error) {
+	rows, err := q.db.Query(ctx, `SELECT id, body FROM articles WHERE id = ANY ($1)`, ids)
+	if err != nil {
+		return nil, interpretError(err, "read bodies")
+	}
+	out := make(map[int64]string, len(ids))
+	var id int64
+	var body string
+	_, err = pgx.ForEachRow(rows, []any{&id, &body}, func() error {
+		out[id] = body
+		return nil
+	})
+	return out, interpretError(err, "read bodies")
+}
+
+// RecordDecision stores a decision and sets its ID and DecidedAt.
+func (t *storeTx) RecordDecision(ctx context.Context, d *service.Decision) error {
+	key := d.ArticleID != 0
+	err := t.db.QueryRow(ctx, `
+		INSERT INTO editor_decisions (action, cluster_id, article_id, article_source, article_external_id, editor, note)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		RETURNING id, decided_at`,
+		string(d.Action), d.ClusterID, nullIf(key, d.ArticleID), nullIf(key, d.ArticleSource), nullIf(key, d.ArticleExternalID),
+		d.Editor, d.Note).Scan(&d.ID, &d.DecidedAt)
+	return interpretError(err, "record decision")
+}
+
+// Separate stores separated pairs, each (smaller id, larger id).
+func (t *storeTx) Separate(ctx context.Context, pairs [][2]int64, decisionID int64) (int, error) {
+	as := make([]int64, len(pairs))
+	bs := make([]int64, len(pairs))
+	for i, p := range pairs {
+		as[i], bs[i] = min(p[0], p[1]), max(p[0], p[1])
+	}
+	tag, err := t.db.Exec(ctx, `
+		INSERT INTO separations (a, b, decision_id)
+		SELECT a, b, $3 FROM unnest($1::bigint[], $2::bigint[]) AS p(a, b)
+		ON CONFLICT (a, b) DO NOTHING`, as, bs, decisionID)
+	if err != nil {
+		return 0, interpretError(err, "separate articles")
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// SetKept withdraws the choices on a cluster's members and keeps one.
+func (t *storeTx) SetKept(ctx context.Context, clusterID, articleID, decisionID int64) error {
+	_, err := t.db.Exec(ctx, `
+		DELETE FROM kept_articles k USING articles a
+		WHERE a.id = k.article_id AND a.cluster_id = $1`, clusterID)
+	if err != nil || articleID == 0 {
+		return interpretError(err, "withdraw kept articles")
+	}
+	_, err = t.db.Exec(ctx, `
+		INSERT INTO kept_articles (article_id, decision_id) VALUES ($1, $2)
+		ON CONFLICT (article_id) DO UPDATE SET decision_id = excluded.decision_id`, articleID, decisionID)
+	return interpretError(err, "keep article")
+}
+
+// RecordKeepPolicy records the keep rule, leaving the row as it is when it
+// already says the same.
+func (t *storeTx) RecordKeepPolicy(ctx context.Context, sources []string, tolerancePercent int) error {
+	if sources == nil {
+		sources = []string{}
+	}
+	_, err := t.db.Exec(ctx, `
+		INSERT INTO keep_policy AS p (only_row, sources, length_tolerance_percent) VALUES (true, $1, $2)
+		ON CONFLICT (only_row) DO UPDATE SET
+			sources = excluded.sources,
+			length_tolerance_percent = excluded.length_tolerance_percent,
+			recorded_at = clock_timestamp()
+		WHERE p.sources IS DISTINCT FROM excluded.sources
+		   OR p.length_tolerance_percent IS DISTINCT FROM excluded.length_tolerance_percent`, sources, tolerancePercent)
+	return interpretError(err, "record keep policy")
+}

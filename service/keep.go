@@ -1,0 +1,195 @@
+package service
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Which member of a cluster to keep. The rule, in order:
+//
+//  1. the member an editor kept (the latest decision, should two kept
+//     members meet in one cluster);
+//  2. among the members from the best-ranked source of the preferred
+//     sources (KeepPolicy.Sources, best first; every member when none of
+//     them is from one), the most complete text: the longest, and any
+//     whose text is at most KeepLengthTolerancePercent shorter than the
+//     longest counts as complete too, so that a copy with a byline or an
+//     editor's line added does not win over its original;
+//  3. of the complete texts, the earliest published (then the lowest id).
+//
+// The view cluster_kept (migration 00009) applies the same rule in SQL, with
+// the policy recorded in keep_policy; a test in repo holds the two to each
+// other.
+
+// KeepLengthTolerancePercent is how much shorter than the longest text of
+// its cluster, in percent of the longest, a text may be and still count as
+// complete.
+const KeepLengthTolerancePercent = 5
+
+// KeepPolicy is the configurable part of the keep rule.
+type KeepPolicy struct {
+	// Sources are the preferred sources, best first (DEDUP_KEEP_SOURCES).
+	Sources []string
+}
+
+// Validate refuses an empty, overlong or repeated source.
+func (p KeepPolicy) Validate() error {
+	seen := map[string]bool{}
+	for i, s := range p.Sources {
+		switch {
+		case strings.TrimSpace(s) == "":
+			return Invalid("sources", "source %d of %d is blank", i+1, len(p.Sources))
+		case seen[s]:
+			return Invalid("sources", "%q is listed twice", s)
+		}
+		if err := checkLength("sources", s, MaxSourceLength); err != nil {
+			return err
+		}
+		if err := checkStrings("", field{"sources", s}); err != nil {
+			return err
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
+// rank is the place of source among the preferred sources, from 1; every
+// other source ranks after them, len(Sources)+1.
+func (p KeepPolicy) rank(source string) int {
+	if i := slices.Index(p.Sources, source); i >= 0 {
+		return i + 1
+	}
+	return len(p.Sources) + 1
+}
+
+// Describe says the rule in a sentence, for the page and the API.
+func (p KeepPolicy) Describe() string {
+	var b strings.Builder
+	b.WriteString("An editor's choice first. ")
+	if len(p.Sources) > 0 {
+		fmt.Fprintf(&b, "Otherwise the members from the best-ranked of the preferred sources (%s) count", strings.Join(p.Sources, ", "))
+		b.WriteString(", or all of them when none is from one; ")
+	} else {
+		b.WriteString("Otherwise (no preferred sources are configured) ")
+	}
+	fmt.Fprintf(&b, "of those, the most complete text is kept (the longest; a text at most %d%% shorter counts as complete too), "+
+		"and of several complete texts the earliest published.", KeepLengthTolerancePercent)
+	return b.String()
+}
+
+// KeepRule names the step of the rule that chose a cluster's kept member.
+type KeepRule string
+
+// The steps of the keep rule.
+const (
+	KeepByEditor   KeepRule = "editor"   // an editor kept it
+	KeepBySource   KeepRule = "source"   // the only member from the best-ranked preferred source
+	KeepByLength   KeepRule = "length"   // the only complete text
+	KeepEarliest   KeepRule = "earliest" // the earliest published of the complete texts
+	KeepOnlyMember KeepRule = "only"     // the cluster has no other member
+)
+
+// Kept is the member of a cluster to keep, and why.
+type Kept struct {
+	ID     int64
+	Rule   KeepRule
+	Reason string    // the rule's step in a sentence, with the figures that decided
+	By     *Decision // the editor's decision, when Rule is KeepByEditor
+}
+
+// KeepCandidate is a member of a cluster as the keep rule reads it.
+type KeepCandidate struct {
+	ID          int64
+	ClusterID   int64
+	Source      string
+	ExternalID  string
+	Title       string
+	PublishedAt time.Time
+	TextLength  int       // characters of its text (an HTML body without markup)
+	Kept        *Decision // the editor's choice in force on it, if any
+}
+
+// keep applies the rule to the members of one cluster (at least one).
+func keep(members []KeepCandidate, p KeepPolicy) Kept {
+	var chosen *KeepCandidate
+	for i, m := range members {
+		if m.Kept != nil && (chosen == nil || m.Kept.ID > chosen.Kept.ID) {
+			chosen = &members[i]
+		}
+	}
+	if chosen != nil {
+		d := chosen.Kept
+		return Kept{ID: chosen.ID, Rule: KeepByEditor, By: d,
+			Reason: fmt.Sprintf("kept by an editor, %s, on %s", d.Editor, d.DecidedAt.UTC().Format("2006-01-02 15:04 UTC"))}
+	}
+	if len(members) == 1 {
+		return Kept{ID: members[0].ID, Rule: KeepOnlyMember, Reason: "the only member of its cluster"}
+	}
+
+	best := len(p.Sources) + 1
+	for _, m := range members {
+		best = min(best, p.rank(m.Source))
+	}
+	var atBest []KeepCandidate
+	for _, m := range members {
+		if p.rank(m.Source) == best {
+			atBest = append(atBest, m)
+		}
+	}
+	preferred := best <= len(p.Sources)
+	if preferred && len(atBest) == 1 {
+		return Kept{ID: atBest[0].ID, Rule: KeepBySource,
+			Reason: fmt.Sprintf("preferred source %s (%s of %d in DEDUP_KEEP_SOURCES)", atBest[0].Source, ordinal(best), len(p.Sources))}
+	}
+	prefix := ""
+	if preferred {
+		prefix = fmt.Sprintf("of the %d members from preferred source %s, ", len(atBest), atBest[0].Source)
+	}
+
+	longest := 0
+	for _, m := range atBest {
+		longest = max(longest, m.TextLength)
+	}
+	var complete []KeepCandidate
+	next := 0 // the longest text that is not complete
+	for _, m := range atBest {
+		if isComplete(m.TextLength, longest) {
+			complete = append(complete, m)
+		} else {
+			next = max(next, m.TextLength)
+		}
+	}
+	if len(complete) == 1 {
+		return Kept{ID: complete[0].ID, Rule: KeepByLength,
+			Reason: prefix + fmt.Sprintf("the most complete text: %d characters, the next longest %d", longest, next)}
+	}
+	first := slices.MinFunc(complete, func(a, b KeepCandidate) int {
+		return cmp.Or(a.PublishedAt.Compare(b.PublishedAt), cmp.Compare(a.ID, b.ID))
+	})
+	return Kept{ID: first.ID, Rule: KeepEarliest,
+		Reason: prefix + fmt.Sprintf("the earliest published (%s) of %d complete texts (within %d%% of the longest, %d characters)",
+			first.PublishedAt.UTC().Format("2006-01-02 15:04 UTC"), len(complete), KeepLengthTolerancePercent, longest)}
+}
+
+// isComplete reports whether a text of length n counts as complete next to
+// the longest of its cluster, in integers as the view computes it.
+func isComplete(n, longest int) bool {
+	return 100*n >= (100-KeepLengthTolerancePercent)*longest
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}

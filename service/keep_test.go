@@ -1,0 +1,110 @@
+package service
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestKeep(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 6, 18, 8, 0, 0, 0, time.UTC)
+	m := func(id int64, source string, length int, minutes int) KeepCandidate {
+		return KeepCandidate{ID: id, ClusterID: 1, Source: source, TextLength: length, PublishedAt: day.Add(time.Duration(minutes) * time.Minute)}
+	}
+	kept := func(c KeepCandidate, decision int64) KeepCandidate {
+		c.Kept = &Decision{ID: decision, Action: ActionKeep, Editor: "王芳", DecidedAt: day}
+		return c
+	}
+	xinhua := KeepPolicy{Sources: []string{"xinhua", "people"}}
+
+	tests := []struct {
+		name     string
+		members  []KeepCandidate
+		policy   KeepPolicy
+		wantID   int64
+		wantRule KeepRule
+		reason   string // in the reason
+	}{
+		{"alone", []KeepCandidate{m(1, "sina", 300, 0)}, xinhua, 1, KeepOnlyMember, "only member"},
+		{"the longest text", []KeepCandidate{m(1, "sina", 300, 0), m(2, "163", 500, 5), m(3, "qq", 400, 1)}, KeepPolicy{}, 2, KeepByLength, "500 characters, the next longest 400"},
+		{"a byline more is no more complete: the earliest of the complete texts",
+			[]KeepCandidate{m(1, "sina", 500, 10), m(2, "163", 520, 0), m(3, "qq", 510, 5)}, KeepPolicy{}, 2, KeepEarliest, "of 3 complete texts"},
+		{"exactly 5% shorter is complete", []KeepCandidate{m(1, "a", 95, 0), m(2, "b", 100, 1)}, KeepPolicy{}, 1, KeepEarliest, "2 complete"},
+		{"more than 5% shorter is not", []KeepCandidate{m(1, "a", 94, 0), m(2, "b", 100, 1)}, KeepPolicy{}, 2, KeepByLength, "100 characters"},
+		{"the earliest published, then the lowest id", []KeepCandidate{m(5, "a", 100, 3), m(4, "b", 100, 3), m(6, "c", 100, 4)}, KeepPolicy{}, 4, KeepEarliest, "3 complete"},
+		{"a preferred source beats a longer text", []KeepCandidate{m(1, "sina", 900, 0), m(2, "people", 300, 5)}, xinhua, 2, KeepBySource, "preferred source people (2nd of 2"},
+		{"the better-ranked source wins", []KeepCandidate{m(1, "people", 900, 0), m(2, "xinhua", 300, 5)}, xinhua, 2, KeepBySource, "1st of 2"},
+		{"two from the best source: the longer of them", []KeepCandidate{m(1, "xinhua", 300, 0), m(2, "xinhua", 600, 5), m(3, "sina", 900, 0)}, xinhua,
+			2, KeepByLength, "of the 2 members from preferred source xinhua"},
+		{"no member from a preferred source", []KeepCandidate{m(1, "sina", 300, 0), m(2, "qq", 600, 5)}, xinhua, 2, KeepByLength, "the most complete"},
+		{"an editor's choice beats the rule", []KeepCandidate{m(1, "xinhua", 900, 0), kept(m(2, "sina", 100, 5), 7)}, xinhua, 2, KeepByEditor, "kept by an editor, 王芳"},
+		{"the latest editor's choice wins", []KeepCandidate{kept(m(1, "xinhua", 900, 0), 9), kept(m(2, "sina", 100, 5), 7)}, xinhua, 1, KeepByEditor, "王芳"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := keep(tt.members, tt.policy)
+			if got.ID != tt.wantID || got.Rule != tt.wantRule || !strings.Contains(got.Reason, tt.reason) {
+				t.Errorf("keep() = %d by %s (%q), want %d by %s (reason with %q)", got.ID, got.Rule, got.Reason, tt.wantID, tt.wantRule, tt.reason)
+			}
+			if (got.Rule == KeepByEditor) != (got.By != nil) {
+				t.Errorf("keep() rule %s with decision %v", got.Rule, got.By)
+			}
+		})
+	}
+}
+
+func TestKeepPolicyValidate(t *testing.T) {
+	t.Parallel()
+	for _, p := range []KeepPolicy{{Sources: []string{"xinhua", " "}}, {Sources: []string{"a", "a"}}, {Sources: []string{strings.Repeat("x", 257)}}, {Sources: []string{"a\x00"}}} {
+		if err := p.Validate(); err == nil {
+			t.Errorf("KeepPolicy%v.Validate() = nil, want an error", p.Sources)
+		}
+	}
+	if err := (KeepPolicy{Sources: []string{"xinhua", "people"}}).Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+}
+
+func TestKeywordSpans(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text  string
+		words []string
+		want  []Span
+	}{
+		{"长江洪水，长江", []string{"长江"}, []Span{{0, 6}, {15, 21}}},
+		{"长江洪水", []string{"长江", "洪水"}, []Span{{0, 12}}},             // touching spans merge
+		{"Apple apple", []string{"apple"}, []Span{{0, 5}, {6, 11}}}, // ASCII regardless of case
+		{"应急响应", []string{"应急响应", "响应"}, []Span{{0, 12}}},           // overlapping spans merge
+		{"无关", []string{"长江", ""}, nil},
+	}
+	for _, tt := range tests {
+		got := KeywordSpans(tt.text, tt.words)
+		if len(got) != len(tt.want) {
+			t.Errorf("KeywordSpans(%q, %q) = %v, want %v", tt.text, tt.words, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("KeywordSpans(%q, %q) = %v, want %v", tt.text, tt.words, got, tt.want)
+				break
+			}
+		}
+	}
+}
+
+func TestDecisionInputValidate(t *testing.T) {
+	t.Parallel()
+	for _, in := range []DecisionInput{{Editor: ""}, {Editor: "  "}, {Editor: "a\nb"}, {Editor: strings.Repeat("名", 101)},
+		{Editor: "王芳", Note: strings.Repeat("x", 1001)}, {Editor: "\xff"}} {
+		if err := in.validate(); err == nil {
+			t.Errorf("DecisionInput%+v.validate() = nil, want an error", in)
+		}
+	}
+	in := DecisionInput{Editor: "  王芳 ", Note: "不是同一事件"}
+	if err := in.validate(); err != nil || in.Editor != "王芳" {
+		t.Errorf("validate() = %v, editor %q; want nil, 王芳", err, in.Editor)
+	}
+}

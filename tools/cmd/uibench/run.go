@@ -1,0 +1,432 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/newsdedup/newsdedup/handlers"
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
+	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+type config struct {
+	serverURL      string
+	articles       int
+	days           int
+	clustersPerDay int
+	requests       int
+	keep           bool
+	reuse          string
+	md             string
+	command        string
+}
+
+const apiKey = "uibench-key-51d2"
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	cfg := config{serverURL: os.Getenv("DATABASE_URL")}
+	fs := flag.NewFlagSet("uibench", flag.ContinueOnError)
+	fs.IntVar(&cfg.articles, "articles", 1_000_000, "articles to store")
+	fs.IntVar(&cfg.days, "days", 100, "days they are spread over")
+	fs.IntVar(&cfg.clustersPerDay, "clusters-per-day", 1000, "clusters of two or more articles a day")
+	fs.IntVar(&cfg.requests, "requests", 30, "requests timed per kind of page")
+	fs.BoolVar(&cfg.keep, "keep", false, "keep the database")
+	fs.StringVar(&cfg.reuse, "reuse", "", "measure this kept database again instead of loading one")
+	fs.StringVar(&cfg.md, "md", "", "write the table into this Markdown file, between <!-- uibench:begin --> and <!-- uibench:end -->")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if cfg.serverURL == "" {
+		return errors.New("DATABASE_URL is not set: it names the server where the benchmark's database is made")
+	}
+	// The command as it loads and measures: where the table goes is not part
+	// of it.
+	cfg.command = "go run ./cmd/uibench"
+	for _, a := range fs.Args() {
+		cfg.command += " " + a
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "md" {
+			cfg.command += fmt.Sprintf(" -%s=%s", f.Name, f.Value)
+		}
+	})
+	return bench(ctx, cfg, out)
+}
+
+func bench(ctx context.Context, cfg config, out io.Writer) error {
+	name := cfg.reuse
+	if name == "" {
+		name = fmt.Sprintf("uibench_%d", cfg.articles)
+	}
+	dbURL, err := dbtest.DatabaseURL(cfg.serverURL, name)
+	if err != nil {
+		return err
+	}
+	if cfg.reuse == "" {
+		if dbURL, err = dbtest.CreateDatabase(ctx, cfg.serverURL, name, dbtest.DatabaseOptions{}); err != nil {
+			return err
+		}
+		if err := dbtest.MigrateUp(ctx, dbURL); err != nil {
+			return err
+		}
+	}
+	if !cfg.keep && cfg.reuse == "" {
+		defer func() {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			defer cancel()
+			if err := dbtest.DropDatabase(dctx, cfg.serverURL, name); err != nil {
+				fmt.Fprintf(out, "drop %s: %v\n", name, err)
+			}
+		}()
+	}
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	if cfg.reuse == "" {
+		fmt.Fprintf(out, "loading %d articles over %d days, %d clusters a day, into %s\n", cfg.articles, cfg.days, cfg.clustersPerDay, name)
+		began := time.Now()
+		if err := load(ctx, pool, cfg, out); err != nil {
+			return err
+		}
+		if _, err := pool.Exec(ctx, `VACUUM ANALYZE`); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "loaded and analysed in %s\n", time.Since(began).Round(time.Second))
+	}
+	var articles, clusters int64
+	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM articles), (SELECT count(*) FROM cluster_listing)`).Scan(&articles, &clusters); err != nil {
+		return err
+	}
+
+	// The real stack, as dedupd serves it.
+	dict, err := fingerprint.Load(fingerprint.DefaultDictDir())
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+	st, err := repo.Open(ctx, dbURL, repo.Options{MaxConns: 16, StatementTimeout: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc, err := service.New(st, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams), service.DefaultOptions)
+	if err != nil {
+		return err
+	}
+	if err := svc.SetKeepPolicy(service.KeepPolicy{Sources: []string{"xinhua", "people", "cctv"}}); err != nil {
+		return err
+	}
+	e, err := handlers.New(svc, handlers.Config{APIKeys: []string{apiKey}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Registry: prometheus.NewRegistry()})
+	if err != nil {
+		return err
+	}
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+
+	r, err := measure(ctx, cfg, pool, svc, srv.URL)
+	if err != nil {
+		return err
+	}
+	r.articles, r.clusters = articles, clusters
+	md := r.markdown(cfg)
+	fmt.Fprint(out, md)
+	if cfg.md != "" {
+		return writeSection(cfg.md, md)
+	}
+	return nil
+}
+
+// timing is the latencies of one kind of page.
+type timing struct {
+	name      string
+	durations []time.Duration
+}
+
+type results struct {
+	articles, clusters int64
+	timings            []timing
+	when               time.Time
+}
+
+// client is an editor's browser: a cookie jar, no redirects followed.
+type client struct {
+	base string
+	c    *http.Client
+	csrf string
+}
+
+var hiddenCSRF = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func signIn(base string) (*client, error) {
+	jar, _ := cookiejar.New(nil)
+	c := &client{base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	_, body, err := c.get("/ui/signin")
+	if err != nil {
+		return nil, err
+	}
+	m := hiddenCSRF.FindStringSubmatch(body)
+	if m == nil {
+		return nil, errors.New("no csrf on the sign-in form")
+	}
+	status, _, err := c.post("/ui/signin", url.Values{"csrf": {m[1]}, "name": {"uibench"}, "key": {apiKey}, "next": {"/ui/"}})
+	if err != nil || status != http.StatusSeeOther {
+		return nil, fmt.Errorf("sign in: %d %v", status, err)
+	}
+	_, body, err = c.get("/ui/")
+	if m = hiddenCSRF.FindStringSubmatch(body); err != nil || m == nil {
+		return nil, fmt.Errorf("the list after signing in: %v", err)
+	}
+	c.csrf = m[1]
+	return c, nil
+}
+
+func (c *client) do(req *http.Request) (int, string, error) {
+	res, err := c.c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), err
+}
+
+func (c *client) get(path string) (int, string, error) {
+	req, err := http.NewRequest(http.MethodGet, c.base+path, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	if strings.HasPrefix(path, "/v1/") {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	return c.do(req)
+}
+
+func (c *client) post(path string, form url.Values) (int, string, error) {
+	req, err := http.NewRequest(http.MethodPost, c.base+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.do(req)
+}
+
+// measure times every kind of page, each over cfg.requests requests (a
+// first round warms the caches and is not counted).
+func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.Service, base string) (*results, error) {
+	rng := rand.New(rand.NewPCG(14, 200))
+	c, err := signIn(base)
+	if err != nil {
+		return nil, err
+	}
+
+	// Clusters to open: random ones, and the largest.
+	var ids []int64
+	rows, err := pool.Query(ctx, `(SELECT cluster_id FROM cluster_listing TABLESAMPLE SYSTEM (1) LIMIT $1)
+		UNION ALL (SELECT cluster_id FROM cluster_listing ORDER BY size DESC LIMIT 3)`, cfg.requests)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return nil, fmt.Errorf("no cluster to open: %v", err)
+	}
+	members := map[int64][]int64{}
+	for _, id := range ids {
+		view, err := svc.Cluster(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range view.Members {
+			members[id] = append(members[id], m.ID)
+		}
+	}
+	// Editors' decisions, through the service: keeps and splits.
+	for i, id := range ids {
+		ms := members[id]
+		if i%3 == 0 {
+			if _, err := svc.Keep(ctx, id, ms[rng.IntN(len(ms))], service.DecisionInput{Editor: "uibench"}); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	var last time.Time
+	if err := pool.QueryRow(ctx, `SELECT max(published_at) FROM cluster_listing`).Scan(&last); err != nil {
+		return nil, err
+	}
+	day := func(back int) string { return last.AddDate(0, 0, -back).Format(time.DateOnly) }
+	// Cursors of deep pages, followed through the API.
+	deep := map[int]string{}
+	cursor := ""
+	for pageNo := 2; pageNo <= 50; pageNo++ {
+		var page struct {
+			Next *string `json:"next_cursor"`
+		}
+		status, body, err := c.get("/v1/clusters?cursor=" + url.QueryEscape(cursor))
+		if err != nil || status != 200 {
+			return nil, fmt.Errorf("follow pages: %d %v", status, err)
+		}
+		if err := json.Unmarshal([]byte(body), &page); err != nil || page.Next == nil {
+			break
+		}
+		cursor = *page.Next
+		if pageNo == 2 || pageNo == 50 {
+			deep[pageNo] = cursor
+		}
+	}
+
+	type kind struct {
+		name string
+		urls []string
+	}
+	each := func(format string) []string {
+		var out []string
+		for _, id := range ids {
+			ms := members[id]
+			out = append(out, fmt.Sprintf(format, id, ms[rng.IntN(len(ms))]))
+		}
+		return out
+	}
+	var apiClusters []string
+	for _, id := range ids {
+		apiClusters = append(apiClusters, fmt.Sprintf("/v1/clusters/%d", id))
+	}
+	kinds := []kind{
+		{"list, first page (50 clusters)", []string{"/ui/"}},
+		{"list, page 2", []string{"/ui/?cursor=" + url.QueryEscape(deep[2])}},
+		{"list, page 50", []string{"/ui/?cursor=" + url.QueryEscape(deep[50])}},
+		{"list, source xinhua (common)", []string{"/ui/?source=xinhua"}},
+		{"list, source rare-07 (rare)", []string{"/ui/?source=rare-07"}},
+		{"list, source with no cluster", []string{"/ui/?source=nobody"}},
+		{"list, a week a month back", []string{fmt.Sprintf("/ui/?from=%s&to=%s", day(36), day(30))}},
+		{"list, the oldest week", []string{fmt.Sprintf("/ui/?from=%s&to=%s", day(cfg.days-1), day(cfg.days-7))}},
+		{"list, status exact_duplicate", []string{"/ui/?status=exact_duplicate"}},
+		{"list, status partial_duplicate (none)", []string{"/ui/?status=partial_duplicate"}},
+		{"list, size 20 or more", []string{"/ui/?min_size=20"}},
+		{"list, size 100 or more", []string{"/ui/?min_size=100"}},
+		{"list, size 500 or more (none)", []string{"/ui/?min_size=500"}},
+		{"list, source xinhua + size 20 or more", []string{"/ui/?source=xinhua&min_size=20"}},
+		{"list, source + date + size", []string{fmt.Sprintf("/ui/?source=sina&from=%s&to=%s&min_size=4", day(20), day(10))}},
+		{"cluster, side by side", each("/ui/clusters/%d?with=%d")},
+		{"split confirmation", each("/ui/clusters/%d/split?article=%d")},
+		{"API GET /v1/clusters", []string{"/v1/clusters"}},
+		{"API GET /v1/clusters?source=rare-07", []string{"/v1/clusters?source=rare-07"}},
+		{"API GET /v1/clusters/{id}", apiClusters},
+	}
+	res := &results{when: time.Now()}
+	for _, k := range kinds {
+		for _, u := range k.urls { // warm up, and check the page is what it should be
+			status, body, err := c.get(u)
+			if err != nil || status != 200 {
+				return nil, fmt.Errorf("%s %s: %d %v", k.name, u, status, err)
+			}
+			if strings.HasPrefix(u, "/ui/clusters/") && !strings.Contains(u, "/split") && !strings.Contains(body, `<section id="side"`) {
+				return nil, fmt.Errorf("%s %s: no side by side on the page", k.name, u)
+			}
+		}
+		t := timing{name: k.name}
+		for i := range cfg.requests {
+			u := k.urls[i%len(k.urls)]
+			start := time.Now()
+			status, _, err := c.get(u)
+			t.durations = append(t.durations, time.Since(start))
+			if err != nil || status != 200 {
+				return nil, fmt.Errorf("%s %s: %d %v", k.name, u, status, err)
+			}
+		}
+		res.timings = append(res.timings, t)
+	}
+	// The keep form: a POST, the decision stored, a redirect.
+	t := timing{name: "keep form (POST, then 303)"}
+	for i := range cfg.requests {
+		id := ids[i%len(ids)]
+		ms := members[id]
+		start := time.Now()
+		status, _, err := c.post(fmt.Sprintf("/ui/clusters/%d/kept", id), url.Values{"csrf": {c.csrf}, "article_id": {fmt.Sprint(ms[rng.IntN(len(ms))])}})
+		t.durations = append(t.durations, time.Since(start))
+		if err != nil || status != http.StatusSeeOther {
+			return nil, fmt.Errorf("keep: %d %v", status, err)
+		}
+	}
+	res.timings = append(res.timings, t)
+	return res, nil
+}
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(p*float64(len(s)-1) + 0.5)
+	return s[i]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+
+func (r *results) markdown(cfg config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Measured %s on %d CPUs (%s/%s) with `%s`: %s articles stored, %s clusters of two or more; "+
+		"%d requests of each kind after one that warms the caches, timed at the client (in-process HTTP: the whole server, page rendering included).\n\n",
+		r.when.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cfg.command, thousands(r.articles), thousands(r.clusters), cfg.requests)
+	b.WriteString("| page | p50 ms | p95 ms | max ms |\n| --- | ---: | ---: | ---: |\n")
+	worst := time.Duration(0)
+	for _, t := range r.timings {
+		worst = max(worst, slices.Max(t.durations))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.name, ms(percentile(t.durations, 0.5)), ms(percentile(t.durations, 0.95)), ms(slices.Max(t.durations)))
+	}
+	fmt.Fprintf(&b, "\nThe slowest of all %s requests took %s ms.\n", thousands(int64(len(r.timings)*cfg.requests)), ms(worst))
+	return b.String()
+}
+
+// writeSection replaces the text between the markers in a Markdown file.
+func writeSection(path, text string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	const begin, end = "<!-- uibench:begin -->\n", "<!-- uibench:end -->"
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s has no %q … %q section", path, strings.TrimSpace(begin), end)
+	}
+	return os.WriteFile(path, []byte(s[:i+len(begin)]+text+s[j:]), 0o644)
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
