@@ -83,27 +83,37 @@ func TestPartialDuplicates(t *testing.T) {
 }
 
 // TestBoilerplateLinksNothing adds one line to articles that share nothing
-// else: once 20 of them hold it, it is boilerplate and links none of them.
+// else: held by 19 articles it links them, held by 20 it is boilerplate and
+// links none of them.
 func TestBoilerplateLinksNothing(t *testing.T) {
 	st := newStore(t, 4)
 	svc := newService(t, st)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(6, 10))
 	const line = "免责声明：本文仅代表作者个人观点，与本网站立场无关，请读者仅作参考。"
-	var last service.Verdict
-	for i, a := range novel(t).Originals(rng, 25, 300, 500) {
+	linked := func(id int64) int {
+		t.Helper()
+		shared, err := svc.SharedSentences(ctx, id, service.DefaultSharedOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(shared.Articles)
+	}
+	for i, a := range novel(t).Originals(rng, 20, 300, 500) {
 		v, err := svc.Ingest(ctx, input(fmt.Sprintf("b-%d", i), corpus.Article{Title: a.Title, Body: line + "\n" + a.Body}), svc.Defaults())
 		if err != nil {
 			t.Fatal(err)
 		}
-		last = v
-	}
-	shared, err := svc.SharedSentences(ctx, last.ID, service.DefaultSharedOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(shared.Articles) != 0 {
-		t.Errorf("a line 25 articles hold links %d of them", len(shared.Articles))
+		switch holders := i + 1; holders {
+		case 19:
+			if n := linked(v.ID); n != 18 {
+				t.Errorf("a line 19 articles hold links %d others to the last, want 18", n)
+			}
+		case 20:
+			if n := linked(v.ID); n != 0 {
+				t.Errorf("a line 20 articles hold links %d others to the last, want none", n)
+			}
+		}
 	}
 }
 

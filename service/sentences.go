@@ -13,9 +13,10 @@ import (
 // Shared sentences. An article's indexed sentences (fingerprint.Sentence)
 // are looked up in the sentence index: the stored sentences with the same
 // text, and those whose simhash is within sentenceMaxDistance bits,
-// confirmed by their text (sentenceConfirm). A sentence that more than
-// boilerplateArticles stored articles hold is boilerplate — a portal's
-// disclaimer, an app promotion, a broadcast formula — and links nothing.
+// confirmed by their text (sentenceConfirm). A sentence that
+// boilerplateArticles articles or more hold, the one asking included, is
+// boilerplate — a portal's disclaimer, an app promotion, a broadcast
+// formula — and links nothing.
 // What is left says which articles share which sentences: the partial
 // duplicates (partial.go) and the multi-viewpoint query (SharedSentences).
 const (
@@ -24,8 +25,9 @@ const (
 	// 5-grams the other must hold when their texts differ: a simhash within
 	// 3 bits alone joins unrelated sentences three times in four.
 	sentenceConfirm = 0.8
-	// boilerplateArticles: a sentence found in this many stored articles or
-	// more is boilerplate. On real news that leaves 42 sentences out of
+	// boilerplateArticles: a sentence found in this many articles or more
+	// (the one asking and the stored ones) is boilerplate, as in the view
+	// shared_sentence_pairs. On real news that leaves 42 sentences out of
 	// 422,000 and takes the 99th percentile of articles sharing a sentence
 	// with one article from 19,860 to 14.
 	boilerplateArticles = 20
@@ -95,7 +97,8 @@ func linksFrom(fp fingerprint.Fingerprint, found []SentenceMatch, keep func(Sent
 	matchedThat := make(map[int64]map[int]int)  // article → its sentences matched, with their length
 	for _, m := range found {
 		q := fp.Sentences[m.Query]
-		if perSentence[m.Query] >= boilerplateArticles || !keep(m) {
+		// The article asking holds the sentence too.
+		if perSentence[m.Query]+1 >= boilerplateArticles || !keep(m) {
 			continue
 		}
 		pair := SentencePair{Position: m.Query, Text: texts[m.Query], OtherPosition: m.Position, OtherText: texts[m.Query]}
