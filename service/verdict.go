@@ -82,8 +82,3 @@ type Match struct {
 	clusterID   int64
 	exact       bool
 }
-
-// reference names a match as the article a duplicate links to.
-func (m *Match) reference() *Reference {
-	return &Reference{ID: m.ID, ExternalID: m.ExternalID, Similarity: m.Similarity}
-}
