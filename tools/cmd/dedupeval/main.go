@@ -130,8 +130,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 
 	// The novel.
-	fmt.Fprintf(stdout, "围城: both fingerprint versions\n")
-	if ev.Novel, err = evaluateNovel(ctx, d, cfg.novelLimit, cfg.workers); err != nil {
+	fmt.Fprintf(stdout, "围城: version 2 at the fingerprint level, version 3 through the service\n")
+	if ev.Novel, err = evaluateNovel(ctx, cfg, d, stdout); err != nil {
 		return fmt.Errorf("围城: %w", err)
 	}
 	ev.Goals = ev.goals()

@@ -120,13 +120,16 @@ func (ts tallies) keys() []groupKey {
 	for k := range ts {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b groupKey) int {
-		if a.Band != b.Band {
-			return a.Band - b.Band
-		}
-		return editOrder(a.Edit) - editOrder(b.Edit)
-	})
+	slices.SortFunc(keys, compareGroups)
 	return keys
+}
+
+// compareGroups orders groups by band, then edit.
+func compareGroups(a, b groupKey) int {
+	if a.Band != b.Band {
+		return a.Band - b.Band
+	}
+	return editOrder(a.Edit) - editOrder(b.Edit)
 }
 
 // editOrder places editNone first, then the copies in copyEdits order.

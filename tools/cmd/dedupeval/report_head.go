@@ -98,7 +98,7 @@ func repostSummary(n *newsEvaluation) string {
 
 func writeGoals(w io.Writer, ev *evaluation) {
 	fmt.Fprintf(w, "## Goals\n\n")
-	fmt.Fprintf(w, "Each goal with its figure from this run: the service end to end, but for the candidate load (computed offline over every pair with the service's fingerprint) and the 围城 check (fingerprint level). “Every band from 300 up” goals show the worst of the 300–1000 and ≥1000 bands.\n\n")
+	fmt.Fprintf(w, "Each goal with its figure from this run: the service end to end, but for the candidate load (computed offline over every pair with the service's fingerprint) and version 2's side of the 围城 check (fingerprint level, version 2's whole decision; version 3's side is the service's verdicts). “Every band from 300 up” goals show the worst of the 300–1000 and ≥1000 bands.\n\n")
 	t := newTable("issue", "goal", "target", "figure", "verdict").leftAligned(5)
 	for _, r := range ev.Goals {
 		t.add(fmt.Sprint(r.Issue), r.What, r.Target, r.Figure, metText(r.Met))

@@ -40,7 +40,7 @@ func whyOpen(ev *evaluation, r goalRow) string {
 	case r.Met == nil:
 		return ""
 	case strings.HasPrefix(r.What, "围城"):
-		return "Version 3 reads the body alone, and version 2 counted the title twice: on the novel, whose titles are a clause of the passage's first sentence, that title held short passages together when a sentence was dropped, added or rewritten. Version 3 gains the changed headlines, the boilerplate and the short light reposts and keeps the precision, and loses on those body edits of short passages; " + novelLoadSentence(ev.Novel) + " Real news, not the novel, is what the defaults serve; the fall is reported, not hidden."
+		return ev.Novel.why()
 	case n == nil:
 		return ""
 	case strings.Contains(r.What, "judged partial") || strings.Contains(r.What, "natural partial"):
@@ -76,16 +76,6 @@ func whyOpen(ev *evaluation, r goalRow) string {
 		return "The examples in section 5 show what is rejected."
 	}
 	return ""
-}
-
-// novelLoadSentence says how the novel's candidate load moved.
-func novelLoadSentence(r novelResult) string {
-	for _, x := range r.Rows {
-		if !x.Higher {
-			return fmt.Sprintf("its share of negative pairs within 3 bits goes from %s to %s (section 6).", pct(float64(x.V2)), pct(float64(x.V3)))
-		}
-	}
-	return "(section 6)."
 }
 
 // missSentence says why the shipped setting misses what it misses, at the

@@ -38,12 +38,22 @@ func TestRunWithoutCorpora(t *testing.T) {
 		Corpora struct{ Missing string }
 		News    *struct{}
 		Goals   []goalRow
+		Novel   struct {
+			Service        *novelService `json:"service"`
+			ServiceSkipped string        `json:"service_skipped"`
+		}
 	}
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "evaluation.json"))), &doc); err != nil {
 		t.Fatalf("evaluation.json: %v", err)
 	}
 	if doc.Corpora.Missing == "" || doc.News != nil || len(doc.Goals) != 1 {
 		t.Errorf("evaluation.json: missing %q, news %v, %d goals; want the reason, no news, the 围城 goal", doc.Corpora.Missing, doc.News != nil, len(doc.Goals))
+	}
+	// Without a database, version 3's verdicts are not measured: the goal
+	// says so.
+	if doc.Novel.Service != nil || doc.Novel.ServiceSkipped == "" || doc.Goals[0].Met != nil {
+		t.Errorf("evaluation.json: novel service %v, skipped %q, goal met %v; want no service, the reason, not measured",
+			doc.Novel.Service != nil, doc.Novel.ServiceSkipped, doc.Goals[0].Met)
 	}
 	if png := readFile(t, filepath.Join(out, chartFile)); !strings.HasPrefix(png, "\x89PNG") {
 		t.Errorf("%s is not a PNG", chartFile)
@@ -78,6 +88,9 @@ func TestRunEndToEnd(t *testing.T) {
 			Sweep   sweepResult   `json:"sweep"`
 			Service figures       `json:"service"`
 		} `json:"news"`
+		Novel struct {
+			Service *novelService `json:"service"`
+		} `json:"novel"`
 	}
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "evaluation.json"))), &doc); err != nil {
 		t.Fatalf("evaluation.json: %v", err)
@@ -99,6 +112,24 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 	if _, ok := n.Sweep.shipped(); !ok {
 		t.Errorf("the sweep holds no point of the shipped setting")
+	}
+	// 围城's originals went into the service, and its exact copies came
+	// back as exact duplicates of them.
+	ns := doc.Novel.Service
+	if ns == nil {
+		t.Fatalf("evaluation.json: no service figures for 围城")
+	}
+	exact := 0
+	for _, g := range ns.Groups {
+		if g.Edit == editExact {
+			exact++
+			if g.Reposts == 0 || g.Exact != g.Reposts {
+				t.Errorf("围城, band %s: %d of %d exact copies judged exact_duplicate", g.Band, g.Exact, g.Reposts)
+			}
+		}
+	}
+	if exact == 0 || ns.IngestRefused != 0 {
+		t.Errorf("围城: %d groups of exact copies, %d originals refused", exact, ns.IngestRefused)
 	}
 }
 
