@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/newsdedup/newsdedup/service"
@@ -84,8 +85,8 @@ var (
 
 // maskedBlocks are the eight block values of the bigint layout: the
 // simhash under each mask, unpacked.
-func maskedBlocks(h uint64) []any {
-	out := make([]any, 0, 8)
+func maskedBlocks(h uint64) []int64 {
+	out := make([]int64, 0, 8)
 	for _, m := range fingerprint.FamilyA {
 		out = append(out, int64(h&m))
 	}
@@ -111,16 +112,28 @@ func bothMethod(ctx context.Context, st *serviceStatement) (method, error) {
 // columns are bigint and hold simhash & mask.
 func bigintMethod(ctx context.Context, st *serviceStatement) (method, error) {
 	sql, _, err := st.of(ctx, 0)
+	if err != nil {
+		return method{}, err
+	}
+	// The same statement on the other table, its block arrays bigint.
+	masked := strings.ReplaceAll(strings.Replace(sql, "FROM articles a\n", "FROM articles_masked a\n", 1), "::int2[]", "::int8[]")
+	if !strings.Contains(masked, "articles_masked") || strings.Contains(masked, "::int2[]") {
+		return method{}, fmt.Errorf("the service's candidate statement changed shape; the bigint variant cannot be derived from it:\n%s", sql)
+	}
 	return method{
 		Name:  methodBigint,
 		Table: "articles_masked",
-		SQL:   strings.Replace(sql, "FROM articles\n", "FROM articles_masked\n", 1),
+		SQL:   masked,
 		Args: func(q lookupQuery) []any {
 			args := serviceArgs(ctx, st, q.Simhash)
-			copy(args, maskedBlocks(q.Simhash)) // the eight block values come first
+			// The eight block arrays come first; the lookup is one query,
+			// so each holds one value.
+			for i, v := range maskedBlocks(q.Simhash) {
+				args[i] = []int64{v}
+			}
 			return args
 		},
-	}, err
+	}, nil
 }
 
 // serviceArgs are the arguments the service's query takes for a lookup of
