@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -63,31 +62,23 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 	}()
 
 	results := make([]BatchResult, len(items))
-	var group []*groupItem
 	position := make(map[*groupItem]int, len(items))
+	var group groupBuilder
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted.
 	store := func() error {
-		if len(group) == 0 {
+		g := group.take()
+		if len(g) == 0 {
 			return nil
 		}
-		err := s.saveGroup(ctx, group)
-		if err != nil && (errors.Is(err, ErrUnavailable) || ctx.Err() != nil) {
+		if err := s.storeGroup(ctx, g); err != nil {
 			return err
 		}
-		for _, it := range group {
-			r := &results[position[it]]
-			if err != nil { // one article may have failed the group: store each on its own
-				if it.verdict, r.Err = s.save(ctx, it.in, it.fp, it.opts); errors.Is(r.Err, ErrUnavailable) {
-					return r.Err
-				}
-			}
-			r.Verdict = it.verdict
+		for _, it := range g {
+			results[position[it]] = BatchResult{Verdict: it.verdict, Err: it.err}
 		}
-		group = group[:0]
 		return nil
 	}
-	locks := 0
 	for i := range items {
 		var p prepared
 		select {
@@ -101,14 +92,12 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		}
 		it := &groupItem{in: &items[i].Article, fp: p.fp, opts: items[i].Options}
 		position[it] = i
-		if n := len(it.locks()); len(group) > 0 && locks+n > groupLockBudget {
+		if !group.fits(it) {
 			if err := store(); err != nil {
 				return nil, err
 			}
-			locks = 0
 		}
-		group = append(group, it)
-		locks += len(it.locks())
+		group.add(it)
 	}
 	if err := store(); err != nil {
 		return nil, err

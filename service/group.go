@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -30,17 +31,93 @@ import (
 const groupLockBudget = 256
 
 // groupItem is an article of a group: what was sent, its fingerprint, and
-// once stored, its verdict.
+// once stored, its verdict, or the error it met.
 type groupItem struct {
 	in      *ArticleInput
 	fp      fingerprint.Fingerprint
 	opts    Options
 	verdict Verdict
+	err     error
+	lockSet []LockKey // locks' result, once computed
 }
 
 // locks are the locks of an item: its key and its content.
 func (it *groupItem) locks() []LockKey {
-	return append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, contentLocks(it.fp)...)
+	if it.lockSet == nil {
+		it.lockSet = append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, contentLocks(it.fp)...)
+	}
+	return it.lockSet
+}
+
+// groupBuilder collects the items of the next group: it says when an item
+// does not fit — it would take the group beyond groupLockBudget locks, or
+// its key is in the group already (a group inserts its articles at once, and
+// two of one key would collide: the second must see the first stored).
+type groupBuilder struct {
+	items []*groupItem
+	locks int
+	keys  map[ArticleKey]bool
+}
+
+// fits reports whether it may join the group; a group of none takes any.
+func (b *groupBuilder) fits(it *groupItem) bool {
+	if len(b.items) == 0 {
+		return true
+	}
+	return b.locks+len(it.locks()) <= groupLockBudget && !b.keys[it.key()]
+}
+
+// add puts it in the group.
+func (b *groupBuilder) add(it *groupItem) {
+	if b.keys == nil {
+		b.keys = make(map[ArticleKey]bool)
+	}
+	b.items = append(b.items, it)
+	b.locks += len(it.locks())
+	b.keys[it.key()] = true
+}
+
+// take returns the group and starts a new one.
+func (b *groupBuilder) take() []*groupItem {
+	g := b.items
+	*b = groupBuilder{}
+	return g
+}
+
+func (it *groupItem) key() ArticleKey {
+	return ArticleKey{Source: it.in.Source, ExternalID: it.in.ExternalID}
+}
+
+// storeGroup stores a group and sets each item's verdict or error. When the
+// group's transaction fails for another reason than an unreachable
+// database, one article may be at fault: each is then stored on its own, so
+// that its error is its own. It returns the error that stopped the group
+// (KindUnavailable, or the context's), which the items left unstored carry
+// too.
+func (s *Service) storeGroup(ctx context.Context, g []*groupItem) error {
+	err := s.saveGroup(ctx, g)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
+		failGroup(g, err)
+		return err
+	}
+	for i, it := range g {
+		it.verdict, it.err = s.save(ctx, it.in, it.fp, it.opts)
+		if errors.Is(it.err, ErrUnavailable) {
+			failGroup(g[i+1:], it.err)
+			return it.err
+		}
+	}
+	return nil
+}
+
+// failGroup marks items as not stored, for err.
+func failGroup(g []*groupItem, err error) {
+	for _, it := range g {
+		it.verdict, it.err = Verdict{}, err
+	}
 }
 
 // saveGroup stores a group, running its transaction again after a conflict
@@ -66,11 +143,14 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 //     still hold what they were judged against;
 //  6. write the articles and their sentences.
 func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error {
+	if len(g) == 1 { // a lone article: as Ingest has always stored one
+		return s.saveOneByOne(ctx, tx, g)
+	}
 	var locks []LockKey
 	keys := make([]ArticleKey, len(g))
 	for i, it := range g {
 		locks = append(locks, it.locks()...)
-		keys[i] = ArticleKey{Source: it.in.Source, ExternalID: it.in.ExternalID}
+		keys[i] = it.key()
 	}
 	slices.Sort(locks)
 	if err := tx.Lock(ctx, slices.Compact(locks)); err != nil {
@@ -80,7 +160,7 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 	if err != nil {
 		return err
 	}
-	if len(stored) > 0 || len(g) == 1 {
+	if len(stored) > 0 {
 		return s.saveOneByOne(ctx, tx, g)
 	}
 

@@ -8,7 +8,9 @@ import (
 )
 
 // Ingest fingerprints an article, judges it against the stored articles and
-// stores it with its verdict, in one transaction.
+// stores it with its verdict, in one transaction — shared with the ingests
+// that arrive at the same time (combine.go), each judged as if stored on
+// its own.
 //
 // The key (source, external_id) is unique: a retry with the same content
 // returns the stored verdict with Created false, and exactly one of any
@@ -22,7 +24,7 @@ func (s *Service) Ingest(ctx context.Context, in ArticleInput, opts Options) (Ve
 	if err != nil {
 		return Verdict{}, err
 	}
-	return s.save(ctx, &in, fp, opts)
+	return s.combined.store(ctx, s, &groupItem{in: &in, fp: fp, opts: opts})
 }
 
 // prepare validates an article and its options and fingerprints it.

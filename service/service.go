@@ -32,6 +32,7 @@ type Service struct {
 	slots     chan struct{} // one per text being fingerprinted; see fingerprint
 	sentences bool          // keep the sentence index (see WithoutSentenceIndex)
 	editorial editorial     // the keep rule; see editorial.go
+	combined  combiner      // single ingests waiting to be stored together; see combine.go
 }
 
 // Setting changes how New builds a Service.
