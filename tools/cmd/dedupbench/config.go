@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
 )
 
 // config is one run's settings: the flags, and the sizes the tests shrink.
@@ -37,7 +39,20 @@ type config struct {
 	poolSize      int32         // the service's pool
 	progress      io.Writer     // where progress lines go
 	rerender      string        // a benchmarks.json to write the report and plot from again, measuring nothing
+
+	// The real-news ingest section (news_ingest.go).
+	corpora           string // the folder of the real corpora; "" or missing: 围城 articles instead
+	newsArticles      int    // the first newsArticles Sina articles
+	newsReps          int    // each measurement this many times
+	newsBatchSize     int
+	newsBatchClients  []int
+	newsSingleClients int
+	only              string // onlyNewsIngest: run that section alone
 }
+
+// onlyNewsIngest is the -only value that runs the real-news ingest section
+// alone.
+const onlyNewsIngest = "news-ingest"
 
 // defaultConfig is the configuration `make bench` runs.
 func defaultConfig() config {
@@ -59,6 +74,12 @@ func defaultConfig() config {
 		batchSize:     200,
 		fpDuration:    5 * time.Second,
 		poolSize:      16,
+
+		newsArticles:      4_000,
+		newsReps:          3,
+		newsBatchSize:     100,
+		newsBatchClients:  []int{2, 4},
+		newsSingleClients: 16,
 	}
 }
 
@@ -73,6 +94,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the bench_<tier> databases")
 	fs.StringVar(&cfg.out, "out", cfg.out, "folder to write benchmarks.md, benchmarks.json and benchmarks-latency.png to")
 	fs.StringVar(&cfg.rerender, "rerender", "", "measure nothing: write the report and the plot again from this benchmarks.json (after a change to how they are written)")
+	fs.StringVar(&cfg.corpora, "corpora", "", "the folder of the real corpora (default: ../shared/corpora from the repository's root, or from its main checkout's for a worktree); without them the real-news section ingests 围城 articles and says so")
+	fs.IntVar(&cfg.newsArticles, "news-articles", cfg.newsArticles, "the real-news section ingests the first this many Sina articles")
+	fs.IntVar(&cfg.newsReps, "news-reps", cfg.newsReps, "how many times the real-news section repeats each measurement")
+	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest; merged into -out's benchmarks.json when there is one, and printed)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -81,6 +106,19 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.rerender != "" {
 		return cfg, nil
+	}
+	switch {
+	case cfg.only != "" && cfg.only != onlyNewsIngest:
+		return cfg, fmt.Errorf("-only: %q is not a section; the one there is: %s", cfg.only, onlyNewsIngest)
+	case cfg.newsArticles < 1 || cfg.newsReps < 1:
+		return cfg, errors.New("-news-articles and -news-reps must be 1 or more")
+	}
+	if cfg.corpora == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return cfg, fmt.Errorf("find the corpora: %w", err)
+		}
+		cfg.corpora = newscorpus.DefaultDir(wd)
 	}
 	var err error
 	if cfg.tiers, err = parseTiers(*tiers); err != nil {

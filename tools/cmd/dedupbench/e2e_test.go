@@ -41,11 +41,16 @@ func TestTinyRun(t *testing.T) {
 	cfg.batchSize = 50
 	cfg.fpDuration = 200 * time.Millisecond
 	cfg.poolSize = 4
+	cfg.corpora = "" // the real-news section falls back to 围城 (news_ingest_test.go tests it)
+	cfg.newsArticles = 20
+	cfg.newsReps = 1
+	cfg.newsBatchSize = 10
+	cfg.newsSingleClients = 4
 	cfg.out = t.TempDir()
 	cfg.command = "go test ./cmd/dedupbench"
 	cfg.progress = testWriter{t}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // the real-news section adds about 20 s on a loaded machine
 	defer cancel()
 	res, err := bench(ctx, &cfg)
 	if err != nil {
@@ -128,12 +133,15 @@ func TestTinyRun(t *testing.T) {
 	if len(res.Goals) == 0 {
 		t.Error("no goals")
 	}
+	if n := res.NewsIngest; n == nil || n.Source != newsSourceNovel || n.Articles != 20 {
+		t.Errorf("real-news section = %+v, want 20 围城 articles", n)
+	}
 
 	md, err := os.ReadFile(filepath.Join(cfg.out, reportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows"} {
+	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("%s does not mention %q", reportFile, want)
 		}

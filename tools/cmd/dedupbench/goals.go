@@ -116,5 +116,5 @@ func judgeGoals(r *Results) []Goal {
 		Measured: fmt.Sprintf("%.2f MB/s (%.0f µs per article of %.0f bytes)", r.Fingerprint.MBPerSec, r.Fingerprint.MicrosPerOp, r.Fingerprint.MeanBytes),
 		Status:   status(r.Fingerprint.MBPerSec >= goalFingerprintMB),
 	})
-	return goals
+	return append(goals, newsGoals(r.NewsIngest)...)
 }

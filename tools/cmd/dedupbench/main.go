@@ -16,9 +16,27 @@
 // Usage:
 //
 //	DATABASE_URL=postgres://… go run ./tools/cmd/dedupbench [-tiers 100k,1m[,5m]] [-queries 500] [-keep] [-out docs]
+//	    [-corpora DIR] [-news-articles 4000] [-news-reps 3] [-only news-ingest]
 //
 // DATABASE_URL names a server where the role may CREATE DATABASE: each tier
 // gets a database bench_<tier> of its own, dropped at the end unless -keep.
+//
+// The section "Ingest on real news" (issue 11) ingests the first
+// -news-articles Sina articles from -corpora (default ../shared/corpora
+// from the repository's root, as cmd/dedupeval finds it): fingerprint-only,
+// batch ingest with 2 and 4 clients and single-article POSTs with 16,
+// with the sentence index on and off, each -news-reps times, a fresh
+// database bench_news_<kind>_<clients>_<on|off> for each run. Without the
+// corpora it ingests 围城 articles instead and the report says so. To run
+// that section alone, in a minute or two rather than the whole benchmark's
+// half hour:
+//
+//	cd tools && DATABASE_URL=… go run ./cmd/dedupbench -only news-ingest [-out ../docs]
+//
+// It prints the section's Markdown, its goals included, to stdout
+// (progress to stderr) and, when the -out folder holds a benchmarks.json,
+// puts the section into it and writes benchmarks.md and the plot again
+// from it, leaving the other sections as they were measured.
 package main
 
 import (

@@ -41,6 +41,7 @@ func renderReport(r *Results) string {
 	writeSizes(&b, r)
 	writeColumnType(&b, r)
 	writeService(&b, r)
+	writeNewsIngest(&b, r.NewsIngest, false)
 	writeRun(&b, r)
 	return b.String()
 }
@@ -257,7 +258,7 @@ func writeRun(b *strings.Builder, r *Results) {
 		}
 		w("| %s | %s | %s | %s | %s |\n", t.Label, duration(t.Load.CopySeconds), duration(t.Load.IndexSeconds), trgm, duration(t.Load.VacuumSeconds))
 	}
-	w("\nThe databases (`bench_<tier>`, `bench_ingest_<clients>`) were ")
+	w("\nThe databases (`bench_<tier>`, `bench_ingest_<clients>`, `bench_news_<kind>_<clients>_<sentence index>`) were ")
 	if r.Settings.Kept {
 		w("kept (`-keep`).\n")
 	} else {

@@ -15,6 +15,7 @@ type Results struct {
 	ColumnType   *ColumnTypeResult `json:"column_type,omitempty"`
 	Check        []CheckResult     `json:"check"`
 	Ingest       []IngestResult    `json:"ingest"`
+	NewsIngest   *NewsIngestResult `json:"news_ingest,omitempty"`
 	Fingerprint  FingerprintResult `json:"fingerprint"`
 	Goals        []Goal            `json:"goals"`
 	Phases       []Phase           `json:"phases"`

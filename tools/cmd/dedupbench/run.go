@@ -29,6 +29,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if cfg.rerender != "" {
 		return rerender(cfg.rerender, cfg.out)
 	}
+	if cfg.only == onlyNewsIngest {
+		cfg.progress = os.Stderr // stdout is the section's Markdown
+		return runNewsOnly(ctx, &cfg, stdout)
+	}
 	res, err := bench(ctx, &cfg)
 	if err != nil {
 		return err
@@ -250,6 +254,12 @@ func bench(ctx context.Context, cfg *config) (_ *Results, err error) {
 				}
 			}
 		}
+	}
+
+	ph.begin("ingest on real news")
+	loaded := func() (*corpus.Novel, error) { return novel, nil }
+	if res.NewsIngest, err = benchNewsIngest(ctx, cfg, dict, loaded, &made); err != nil {
+		return nil, fmt.Errorf("ingest on real news: %w", err)
 	}
 
 	ph.begin("fingerprint throughput")

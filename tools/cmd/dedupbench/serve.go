@@ -29,14 +29,14 @@ type server struct {
 	done  chan error
 }
 
-// startServer serves handlers.New(service.New(repo store, Weighted)) over
-// dbURL with a real http.Server on 127.0.0.1:0.
-func startServer(ctx context.Context, dbURL string, dict *fingerprint.Dictionary, poolSize int32) (*server, error) {
+// startServer serves handlers.New(service.New(repo store, Weighted,
+// settings…)) over dbURL with a real http.Server on 127.0.0.1:0.
+func startServer(ctx context.Context, dbURL string, dict *fingerprint.Dictionary, poolSize int32, settings ...service.Setting) (*server, error) {
 	store, err := repo.Open(ctx, dbURL, repo.Options{MaxConns: poolSize})
 	if err != nil {
 		return nil, err
 	}
-	svc, err := service.New(store, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams), service.DefaultOptions)
+	svc, err := service.New(store, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams), service.DefaultOptions, settings...)
 	if err != nil {
 		store.Close()
 		return nil, err

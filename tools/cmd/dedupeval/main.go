@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
+	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
 )
 
 func main() {
@@ -92,7 +93,7 @@ func parseFlags(args []string) (config, error) {
 		if err != nil {
 			return cfg, err
 		}
-		cfg.corpora = defaultCorporaDir(wd)
+		cfg.corpora = newscorpus.DefaultDir(wd)
 	}
 	return cfg, nil
 }

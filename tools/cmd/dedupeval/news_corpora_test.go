@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
 )
 
 // writeTestCorpora writes small corpora of the tests' own stories into a new
@@ -25,7 +27,7 @@ func writeTestCorpora(tb testing.TB, sina, cctv []rawTestArticle) string {
 			b.Write(line)
 			b.WriteByte('\n')
 		}
-		if err := os.WriteFile(filepath.Join(dir, corpusFiles[name]), []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[name]), []byte(b.String()), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -57,14 +59,14 @@ func TestLoadNews(t *testing.T) {
 	if a[0].ExternalID() != "sina-1" || a[2].ExternalID() != "cctv-c-1" || a[1].TitleFits || !a[2].TitleFits {
 		t.Errorf("articles = %+v", a)
 	}
-	if !a[0].Published.Equal(sinaStart) || !a[1].Published.After(a[0].Published) || a[1].Published.Sub(a[0].Published) > sinaSpan {
-		t.Errorf("Sina published at %v and %v, want spread from %v within %v", a[0].Published, a[1].Published, sinaStart, sinaSpan)
+	if !a[0].Published.Equal(newscorpus.SinaStart) || !a[1].Published.After(a[0].Published) || a[1].Published.Sub(a[0].Published) > sinaSpan {
+		t.Errorf("Sina published at %v and %v, want spread from %v within %v", a[0].Published, a[1].Published, newscorpus.SinaStart, sinaSpan)
 	}
-	evening := time.Date(2023, 5, 6, 19, 0, 0, 0, beijing)
+	evening := time.Date(2023, 5, 6, 19, 0, 0, 0, newscorpus.Beijing)
 	if !a[2].Published.Equal(evening) || !a[3].Published.Equal(evening.Add(time.Minute)) {
 		t.Errorf("CCTV published at %v and %v, want %v and a minute later", a[2].Published, a[3].Published, evening)
 	}
-	if a[0].Chars != nonSpaceRunes(testStories[0]) {
+	if a[0].Chars != newscorpus.NonSpaceRunes(testStories[0]) {
 		t.Errorf("Chars = %d", a[0].Chars)
 	}
 
@@ -81,7 +83,7 @@ func TestLoadNewsMissing(t *testing.T) {
 		t.Errorf("loadNews(no folder) = %v, missing %q", err, nc.Missing)
 	}
 	nc, err = loadNews(t.Context(), t.TempDir(), 0)
-	if err != nil || !strings.Contains(nc.Missing, corpusFiles[corpusSina]) {
+	if err != nil || !strings.Contains(nc.Missing, newscorpus.Files[corpusSina]) {
 		t.Errorf("loadNews(empty folder) = %v, missing %q", err, nc.Missing)
 	}
 }
@@ -92,37 +94,5 @@ func TestBandOf(t *testing.T) {
 		if got := bandOf(chars); got != want {
 			t.Errorf("bandOf(%d) = %d, want %d", chars, got, want)
 		}
-	}
-}
-
-// The corpora are found beside the repository, or beside the main checkout
-// of a worktree.
-func TestDefaultCorporaDir(t *testing.T) {
-	t.Parallel()
-	top := t.TempDir()
-	mkdir := func(parts ...string) string {
-		p := filepath.Join(append([]string{top}, parts...)...)
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	mkdir("main", ".git", "worktrees", "eval")
-	corpora := mkdir("shared", "corpora")
-	wt := mkdir("wt", "eval", "tools")
-	if err := os.WriteFile(filepath.Join(top, "wt", "eval", ".git"), []byte("gitdir: "+filepath.Join(top, "main", ".git", "worktrees", "eval")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := defaultCorporaDir(mkdir("main", "tools")); got != corpora {
-		t.Errorf("from the main checkout: %q, want %q", got, corpora)
-	}
-	if got := defaultCorporaDir(wt); got != corpora {
-		t.Errorf("from a worktree: %q, want %q", got, corpora)
-	}
-	if err := os.RemoveAll(corpora); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := defaultCorporaDir(wt), filepath.Join(top, "wt", "shared", "corpora"); got != want {
-		t.Errorf("with no corpora anywhere: %q, want the first candidate %q", got, want)
 	}
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// runNewsOnly is -only news-ingest: it measures the real-news section
+// alone (no tiers, no other ingest), prints its Markdown, goals included,
+// to stdout, and, when -out holds a benchmarks.json, puts the section into
+// it and writes the report and the plot again from it, so that the other
+// sections stay as they were measured.
+func runNewsOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error) {
+	server, err := pgxpool.New(ctx, cfg.serverURL)
+	if err != nil {
+		return fmt.Errorf("connect to DATABASE_URL: %w", err)
+	}
+	perr := server.Ping(ctx)
+	server.Close()
+	if perr != nil {
+		return fmt.Errorf("DATABASE_URL's server does not answer: %w", perr)
+	}
+	dict, err := fingerprint.Load(fingerprint.DefaultDictDir())
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+
+	var made []string
+	defer func() {
+		if cfg.keep {
+			return
+		}
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		for _, name := range made {
+			err = errors.Join(err, dropDatabase(dctx, cfg.serverURL, name))
+		}
+	}()
+	news, err := benchNewsIngest(ctx, cfg, dict, corpus.LoadNovel, &made)
+	if err != nil {
+		return fmt.Errorf("ingest on real news: %w", err)
+	}
+	var b strings.Builder
+	writeNewsIngest(&b, news, true)
+	fmt.Fprint(stdout, b.String())
+
+	merged, err := mergeNewsIngest(filepath.Join(cfg.out, jsonFile), news)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(os.Stderr, "no %s: the section is printed only\n", filepath.Join(cfg.out, jsonFile))
+		return nil
+	case err != nil:
+		return err
+	}
+	if err := writeOutputs(cfg.out, merged); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "put the section into %s and wrote %s and %s again\n", filepath.Join(cfg.out, jsonFile), reportFile, plotFile)
+	return nil
+}
+
+// mergeNewsIngest reads a run's results from path and replaces their
+// real-news section with news, judging the goals again.
+func mergeNewsIngest(path string, news *NewsIngestResult) (*Results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var res Results
+	if err := json.Unmarshal(data, &res); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	res.NewsIngest = news
+	res.Goals = judgeGoals(&res)
+	return &res, nil
+}
