@@ -68,7 +68,7 @@ func defaultConfig() config {
 		unrelated:     200,
 		seqDuration:   10 * time.Second,
 		checkDuration: 30 * time.Second,
-		checkClients:  20,
+		checkClients:  16,
 		ingestCount:   8_000,
 		ingestClients: []int{1, 2, 4},
 		batchSize:     200,

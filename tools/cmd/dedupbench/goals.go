@@ -4,13 +4,15 @@ import "fmt"
 
 // The goals the design sets for these figures.
 const (
-	goalLookupMS      = 1.0  // both families, median in the database, at 1,000,000 rows
-	goalScanSpeedup   = 1000 // full scan / both families, at 1,000,000 rows
-	goalGrowth        = 2.0  // latency at 5,000,000 over latency at 100,000
-	goalIngestPerSec  = 1500 // articles/s through /v1/articles/batch
-	goalCheckP99MS    = 10.0 // /v1/check p99
-	goalFingerprintMB = 5.0  // MB/s on one core
-	goalTier          = 1_000_000
+	goalLookupMS     = 1.0  // both families, median in the database, at 1,000,000 rows
+	goalScanSpeedup  = 1000 // full scan / both families, at 1,000,000 rows
+	goalGrowth       = 2.0  // latency at 5,000,000 over latency at 100,000
+	goalIngestPerSec = 1500 // articles/s through /v1/articles/batch
+	goalCheckP99MS   = 10.0 // /v1/check p99, one client (issue 11)
+	// goalCheckP99ConcurrentMS is /v1/check's p99 with 16 clients (issue 11).
+	goalCheckP99ConcurrentMS = 50.0
+	goalFingerprintMB        = 5.0 // MB/s on one core
+	goalTier                 = 1_000_000
 )
 
 const (
@@ -104,10 +106,14 @@ func judgeGoals(r *Results) []Goal {
 		if c.Corpus == corpusSoup {
 			what = "word soup that matches nothing"
 		}
+		limit := goalCheckP99MS
+		if c.Clients > 1 {
+			limit = goalCheckP99ConcurrentMS
+		}
 		goals = append(goals, Goal{
-			Goal:     "/v1/check p99 ≤ 10 ms — " + what + ", " + who,
+			Goal:     fmt.Sprintf("/v1/check p99 ≤ %.0f ms — %s, %s", limit, what, who),
 			Measured: fmt.Sprintf("p99 %.2f ms, p50 %.2f ms, %.0f requests/s", c.LatencyMS.P99, c.LatencyMS.Median, c.PerSecond),
-			Status:   status(c.LatencyMS.P99 <= goalCheckP99MS),
+			Status:   status(c.LatencyMS.P99 <= limit),
 		})
 	}
 
