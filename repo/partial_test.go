@@ -117,6 +117,38 @@ func TestBoilerplateLinksNothing(t *testing.T) {
 	}
 }
 
+// TestBoilerplateCountsEverySpelling holds one line in 20 articles, half of
+// them with enumeration commas and half without: the same sentence to its
+// exact hash (punctuation is left out), two word lists to the segmenter,
+// whose simhashes are 15 bits apart. Every spelling counts, so the line is
+// boilerplate and links none of them.
+func TestBoilerplateCountsEverySpelling(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(16, 10))
+	spellings := []string{
+		"本站所载文字、图片、音频、视频均由用户上传，如有侵权请联系删除。",
+		"本站所载文字图片音频视频均由用户上传，如有侵权请联系删除。",
+	}
+	var last int64
+	for i, a := range novel(t).Originals(rng, 20, 300, 500) {
+		body := spellings[i%2] + "\n" + a.Body
+		v, err := svc.Ingest(ctx, input(fmt.Sprintf("s-%d", i), corpus.Article{Title: a.Title, Body: body}), svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = v.ID
+	}
+	shared, err := svc.SharedSentences(ctx, last, service.DefaultSharedOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(shared.Articles); n != 0 {
+		t.Errorf("a line 20 articles hold, in two spellings, links %d others to the last, want none", n)
+	}
+}
+
 // TestSharedSentences asks which sentences an article shares, all news and
 // within a window.
 func TestSharedSentences(t *testing.T) {

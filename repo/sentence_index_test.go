@@ -153,8 +153,11 @@ type sentenceQuery struct {
 }
 
 // sentenceQueries are stored articles' sentences (each finds its own
-// article's, which the query leaves out, and its copies'), and the same
-// with 1–3 bits of every simhash flipped, so that the distances 1–3 match.
+// article's, which the query leaves out, and its copies'); the same with
+// 1–3 bits of every simhash flipped, so that the distances 1–3 match; and
+// the same texts with simhashes far from theirs, or none: the same text can
+// have another simhash (the exact hash leaves out the spaces punctuation
+// becomes, the segmenter does not), and is still the same sentence.
 func sentenceQueries(t *testing.T, rng *rand.Rand, fps []fingerprint.Fingerprint, ids map[string]int64) []sentenceQuery {
 	var qs []sentenceQuery
 	for range 40 {
@@ -166,6 +169,15 @@ func sentenceQueries(t *testing.T, rng *rand.Rand, fps []fingerprint.Fingerprint
 			flipped[j].Simhash = flipBits(rng, flipped[j].Simhash, 1+rng.IntN(3))
 		}
 		qs = append(qs, sentenceQuery{sentences: flipped})
+		sameText := slices.Clone(fps[i].Sentences)
+		for j := range sameText {
+			if j%2 == 0 {
+				sameText[j].Simhash = flipBits(rng, sameText[j].Simhash, 16) // found by its text alone
+			} else {
+				sameText[j].Simhash, sameText[j].HasSimhash = 0, false
+			}
+		}
+		qs = append(qs, sentenceQuery{sentences: sameText})
 	}
 	return qs
 }

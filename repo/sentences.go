@@ -49,12 +49,13 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 }
 
 // sentenceMatchesSQL finds, for each query sentence, the stored sentences
-// whose simhash is within $13 bits — through the sentence block indexes, a
-// match needed in both families, as for articles; the same text has the
-// same simhash — or, for a sentence without a simhash, those with the same
-// text, through the exact hashes of the sentences without one; at most $14
+// with the same text, through the exact hash (with or without a simhash:
+// the same text can have simhashes far apart, migration 00011), and the
+// others whose simhash is within $13 bits, through the sentence block
+// indexes, a match needed in both families, as for articles; at most $14
 // of them (NULL: all), then reads their articles. The query sentences
-// arrive as arrays ($1–$11), one element each.
+// arrive as arrays ($1–$11), one element each; a sentence without a
+// simhash has NULL blocks, which match nothing.
 const sentenceMatchesSQL = `
 	SELECT q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash,
 	       CASE WHEN m.text_hash = q.text_hash THEN ''
@@ -68,13 +69,14 @@ const sentenceMatchesSQL = `
 	    SELECT * FROM (
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
-	        WHERE q.simhash IS NULL AND s.simhash IS NULL AND s.text_hash = q.text_hash AND s.article_id <> $12
+	        WHERE s.text_hash = q.text_hash AND s.article_id <> $12
 	        UNION ALL
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
 	        WHERE (s.a0 = q.a0 OR s.a1 = q.a1 OR s.a2 = q.a2 OR s.a3 = q.a3)
 	          AND (s.b0 = q.b0 OR s.b1 = q.b1 OR s.b2 = q.b2 OR s.b3 = q.b3)
 	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $13
+	          AND s.text_hash <> q.text_hash
 	          AND s.article_id <> $12
 	    ) found
 	    LIMIT $14
