@@ -1,7 +1,7 @@
 -- Two sentences with the same text (the same text_hash: their normalised
 -- text without spaces) need not have the same simhash: the hash leaves out
 -- the spaces that punctuation becomes, the segmenter does not, so
--- "正、反两面" and "正反两面" are one sentence to the hash and two word
+-- "文字、图片" and "文字图片" are one sentence to the hash and two word
 -- lists to the simhash, often more than 3 bits apart; and a sentence's
 -- copy can fall under four content words, and lose its simhash, where the
 -- original has one. Migration 00008 indexed the exact hash of the
