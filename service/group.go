@@ -215,7 +215,9 @@ func (s *Service) saveOneByOne(ctx context.Context, tx Tx, g []*groupItem) error
 
 // judgeGroup decides every article of a group, whose ids are reserved:
 // against the stored articles, found for the whole group at once, and
-// against the articles before it in the group. It also returns how many
+// against the articles before it in the group, as judge decides one: a near
+// duplicate only boilerplate joins to it is none, and an article left
+// without a match may be a partial duplicate. It also returns how many
 // candidates the article index gave each.
 func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids []int64) ([]decision, []int, error) {
 	exactQs := make([]ExactQuery, len(g))
@@ -234,7 +236,8 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 	}
 	decisions := make([]decision, len(g))
 	counts := make([]int, len(g))
-	var undecided []int
+	exacts, nears := make([][]Candidate, len(g)), make([][]Candidate, len(g))
+	var searched []int // the articles whose sentences are looked up: a near match to check, or no match
 	for i, it := range g {
 		ex, nr := exact[i], near[i]
 		for j := range i {
@@ -247,30 +250,42 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 				nr = append(nr, c)
 			}
 		}
+		exacts[i], nears[i] = ex, nr
 		decisions[i], counts[i] = decide(it.fp, ex, nr, it.opts), len(near[i])
-		if decisions[i].best == nil && len(it.fp.Sentences) > 0 {
+		if needsBoilerplateCheck(it.fp, decisions[i]) || (decisions[i].best == nil && len(it.fp.Sentences) > 0) {
+			searched = append(searched, i)
+		}
+	}
+	found, err := groupSentenceSearch(ctx, r, g, ids, searched)
+	if err != nil {
+		return nil, nil, err
+	}
+	var undecided []int
+	for _, i := range searched {
+		if needsBoilerplateCheck(g[i].fp, decisions[i]) {
+			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], nears[i], found[i], g[i].opts)
+		}
+		if decisions[i].best == nil {
 			undecided = append(undecided, i)
 		}
 	}
-	if err := s.judgeGroupPartials(ctx, r, g, ids, undecided, decisions); err != nil {
+	if err := judgeGroupPartials(ctx, r, g, ids, undecided, found, decisions); err != nil {
 		return nil, nil, err
 	}
 	return decisions, counts, nil
 }
 
-// judgeGroupPartials decides, among the undecided articles of a group,
-// those that are partial duplicates: of a stored article, whose sentences
-// are looked up for all of them at once, or of an article before them in
-// the group.
-func (s *Service) judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int64, undecided []int, decisions []decision) error {
-	if len(undecided) == 0 {
-		return nil
+// groupSentenceSearch looks up the sentences of the articles searched of a
+// group, all in one statement, and returns by article the stored sentences
+// and those of the articles before it in the group that match its own.
+func groupSentenceSearch(ctx context.Context, r Reader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
+	if len(searched) == 0 {
+		return nil, nil
 	}
-	// One statement for every sentence of every undecided article.
 	var all SentenceQuery
 	owner := make([]int, 0) // the item of each query sentence
-	offset := make(map[int]int, len(undecided))
-	for _, i := range undecided {
+	offset := make(map[int]int, len(searched))
+	for _, i := range searched {
 		q := sentenceQuery(g[i].fp, 0)
 		all.MaxDistance, all.PerSentence = q.MaxDistance, q.PerSentence
 		offset[i] = len(all.Sentences)
@@ -281,21 +296,33 @@ func (s *Service) judgeGroupPartials(ctx context.Context, r Reader, g []*groupIt
 	}
 	found, err := r.SentenceMatches(ctx, all)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	perItem := make(map[int][]SentenceMatch, len(undecided))
+	perItem := make(map[int][]SentenceMatch, len(searched))
 	for _, m := range found {
 		i := owner[m.Query]
 		m.Query -= offset[i]
 		perItem[i] = append(perItem[i], m)
 	}
+	for _, i := range searched {
+		perItem[i] = append(perItem[i], groupSentenceMatches(g, ids, i)...)
+	}
+	return perItem, nil
+}
 
+// judgeGroupPartials decides, among the undecided articles of a group,
+// those that are partial duplicates: of a stored article or of an article
+// before them in the group, by found, their sentences' matches
+// (groupSentenceSearch).
+func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int64, undecided []int, found map[int][]SentenceMatch, decisions []decision) error {
+	if len(undecided) == 0 {
+		return nil
+	}
 	links := make(map[int]map[int64]*sharedArticle, len(undecided))
 	var storedIDs []int64
 	for _, i := range undecided {
 		it := g[i]
-		matches := append(perItem[i], groupSentenceMatches(g, ids, i)...)
-		links[i] = linksFrom(it.fp, matches, partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts))
+		links[i] = linksFrom(it.fp, found[i], partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts))
 		for _, id := range partialCandidates(it.fp, links[i]) {
 			if !isGroupID(id, ids) {
 				storedIDs = append(storedIDs, id)

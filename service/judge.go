@@ -24,8 +24,10 @@ type scope struct {
 }
 
 // judge finds the stored copies and near duplicates of a fingerprint within
-// scope and decides; when there is none, it looks for the article it is a
-// partial duplicate of (partial.go). Either way it leaves out the articles an
+// scope and decides; a near duplicate that only boilerplate sentences join
+// to it is none (boilerplate.go). When there is none, it looks for the
+// article it is a partial duplicate of (partial.go). Both steps share one
+// search of the sentence index. Either way it leaves out the articles an
 // editor separated from the article judged (sc.self). It also returns how
 // many candidates the article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
@@ -42,9 +44,28 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 	if err != nil {
 		return decision{}, 0, err
 	}
-	d := decide(fp, apart.drop(exact[0]), apart.drop(near[0]), opts)
+	exactKept, nearKept := apart.drop(exact[0]), apart.drop(near[0])
+	d := decide(fp, exactKept, nearKept, opts)
+	var found []SentenceMatch // fp's sentences in the index, looked up once for both steps
+	searched := false
+	search := func() (err error) {
+		if !searched {
+			searched = true
+			found, err = r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude))
+		}
+		return err
+	}
+	if needsBoilerplateCheck(fp, d) {
+		if err := search(); err != nil {
+			return decision{}, 0, err
+		}
+		d = redecide(fp, d, exactKept, nearKept, found, opts)
+	}
 	if d.best == nil && len(fp.Sentences) > 0 {
-		if d, err = s.judgePartial(ctx, r, fp, published, sc, opts, apart); err != nil {
+		if err := search(); err != nil {
+			return decision{}, 0, err
+		}
+		if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, apart); err != nil {
 			return decision{}, 0, err
 		}
 	}

@@ -34,12 +34,10 @@ const (
 
 // judgePartial decides whether fp, published at published, is a partial
 // duplicate of an article within sc and opts' window, other than the
-// articles apart.
-func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
-	links, err := sentenceLinks(ctx, r, fp, sc.exclude, partialScope(fp, published, sc, opts))
-	if err != nil {
-		return decision{status: StatusUnique}, err
-	}
+// articles apart, from found, the sentence index's matches of fp's
+// sentences.
+func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
+	links := linksFrom(fp, found, partialScope(fp, published, sc, opts))
 	ids := slices.DeleteFunc(partialCandidates(fp, links), apart.has)
 	if len(ids) == 0 {
 		return decision{status: StatusUnique}, nil

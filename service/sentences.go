@@ -16,7 +16,8 @@ import (
 // confirmed by their text (sentenceConfirm). A sentence that
 // boilerplateArticles articles or more hold, the one asking included, is
 // boilerplate — a portal's disclaimer, an app promotion, a broadcast
-// formula — and links nothing.
+// formula — and links nothing, not even as the text of a near duplicate
+// (boilerplate.go).
 // What is left says which articles share which sentences: the partial
 // duplicates (partial.go) and the multi-viewpoint query (SharedSentences).
 const (
@@ -86,10 +87,7 @@ func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 // near-identical sentences confirmed by their text. keep says which matched
 // articles count (their version, their time).
 func linksFrom(fp fingerprint.Fingerprint, found []SentenceMatch, keep func(SentenceMatch) bool) map[int64]*sharedArticle {
-	perSentence := make([]int, len(fp.Sentences))
-	for _, m := range found {
-		perSentence[m.Query]++
-	}
+	boilerplate := isBoilerplate(fp, found)
 	texts := fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences)
 
 	byArticle := make(map[int64]*sharedArticle)
@@ -97,8 +95,7 @@ func linksFrom(fp fingerprint.Fingerprint, found []SentenceMatch, keep func(Sent
 	matchedThat := make(map[int64]map[int]int)  // article → its sentences matched, with their length
 	for _, m := range found {
 		q := fp.Sentences[m.Query]
-		// The article asking holds the sentence too.
-		if perSentence[m.Query]+1 >= boilerplateArticles || !keep(m) {
+		if boilerplate[m.Query] || !keep(m) {
 			continue
 		}
 		pair := SentencePair{Position: m.Query, Text: texts[m.Query], OtherPosition: m.Position, OtherText: texts[m.Query]}

@@ -42,7 +42,9 @@ type Setting func(*Service)
 // stores no sentences, so it finds no partial duplicate and no shared
 // sentence of the articles it stores, and ingests faster (the index is
 // about half of an ingest's database work). Sentences stored before stay,
-// and are found.
+// and are found. Nor can it tell a near duplicate that only boilerplate
+// sentences join (a portal's slogan as the whole body) from a real one: it
+// links both, as decide alone judges (boilerplate.go).
 func WithoutSentenceIndex() Setting {
 	return func(s *Service) { s.sentences = false }
 }

@@ -84,3 +84,20 @@ func Coverage(a, b ShingleSet) (aInB, bInA float64) {
 	shared := float64(a.Shared(b))
 	return shared / float64(len(a)), shared / float64(len(b))
 }
+
+// Without returns the shingles of s that are not in other (both sorted),
+// in a new set.
+func (s ShingleSet) Without(other ShingleSet) ShingleSet {
+	out := make(ShingleSet, 0, len(s))
+	j := 0
+	for _, x := range s {
+		for j < len(other) && other[j] < x {
+			j++
+		}
+		if j < len(other) && other[j] == x {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+package repo_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// slogan is a made-up portal slogan: the whole body of the pages a scraper
+// keeps when it finds no story, one line under each page's own headline.
+const slogan = "晨星资讯客户端，每天三分钟读懂天下大事。"
+
+// sloganPages are n pages whose body is only the slogan, under headlines
+// of their own.
+func sloganPages(n int) []corpus.Article {
+	pages := make([]corpus.Article, n)
+	for i := range pages {
+		pages[i] = corpus.Article{Title: fmt.Sprintf("晨星快讯第%d期：编辑部专题页面", i+1), Body: slogan}
+	}
+	return pages
+}
+
+// wantSloganVerdicts checks the verdicts of sloganPages, in order: a page
+// is a near duplicate of an earlier one while fewer than
+// boilerplateArticles (20) pages hold the slogan — nothing yet says it is
+// boilerplate — and from the 20th on, when the slogan is all two pages
+// share, it links to none.
+func wantSloganVerdicts(t *testing.T, verdicts []service.Verdict) {
+	t.Helper()
+	for i, v := range verdicts {
+		holders := i + 1
+		switch {
+		case holders == 1 || holders >= 20:
+			if v.Status != service.StatusUnique {
+				t.Errorf("page %d, slogan held by %d pages: %s (of %+v), want unique", holders, holders, v.Status, v.DuplicateOf)
+			}
+		default:
+			if v.Status != service.StatusNearDuplicate {
+				t.Errorf("page %d, slogan held by %d pages: %s, want near_duplicate", holders, holders, v.Status)
+			}
+		}
+	}
+}
+
+// TestSloganBodiesLinkNothing ingests 25 pages whose body is only a slogan,
+// one by one: from the 20th on, the slogan is boilerplate and links no page
+// as a near duplicate.
+func TestSloganBodiesLinkNothing(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	var verdicts []service.Verdict
+	for i, p := range sloganPages(25) {
+		v, err := svc.Ingest(ctx, input(fmt.Sprintf("slogan-%d", i), p), svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		verdicts = append(verdicts, v)
+	}
+	wantSloganVerdicts(t, verdicts)
+}
+
+// TestSloganBodiesLinkNothingInABatch sends the same 25 pages as one batch,
+// judged as one group: the pages before one in the group hold the slogan
+// too, and the verdicts are those of single ingests.
+func TestSloganBodiesLinkNothingInABatch(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	pages := sloganPages(25)
+	keys := make([]string, len(pages))
+	for i := range keys {
+		keys[i] = fmt.Sprintf("slogan-%d", i)
+	}
+	results, err := svc.IngestBatch(ctx, batchOf(svc, keys, pages))
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := make([]service.Verdict, len(results))
+	for i, r := range results {
+		if r.Err != nil {
+			t.Fatalf("page %d: %v", i+1, r.Err)
+		}
+		verdicts[i] = r.Verdict
+	}
+	wantSloganVerdicts(t, verdicts)
+}
+
+// TestSameStoryUnderAnotherHeadlineStillLinks makes the slogan boilerplate
+// (20 stories carry it as their first line), then sends real stories that
+// carry it too, each twice under two headlines: the second is a near
+// duplicate of the first, one by one and in a batch — their stories are
+// the same once the slogan is left out.
+func TestSameStoryUnderAnotherHeadlineStillLinks(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(19, 4))
+	stories := novel(t).Originals(rng, 28, 300, 600)
+	for i, a := range stories[:20] {
+		a.Body = slogan + "\n" + a.Body
+		if _, err := svc.Ingest(ctx, input(fmt.Sprintf("carrier-%d", i), a), svc.Defaults()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each pair: the story under its own headline, then under the next
+	// story's.
+	pair := func(i int) [2]corpus.Article {
+		a := stories[20+i]
+		a.Body = slogan + "\n" + a.Body
+		b := a
+		b.Title = stories[(21+i)%len(stories)].Title
+		return [2]corpus.Article{a, b}
+	}
+	wantLinked := func(how string, first, second service.Verdict) {
+		t.Helper()
+		if second.Status != service.StatusNearDuplicate || second.DuplicateOf == nil || second.DuplicateOf.ID != first.ID {
+			t.Errorf("%s: a story under another headline is %s of %+v, want near_duplicate of %d", how, second.Status, second.DuplicateOf, first.ID)
+		}
+	}
+	for i := range 4 {
+		p := pair(i)
+		first, err := svc.Ingest(ctx, input(fmt.Sprintf("one-%d-a", i), p[0]), svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := svc.Ingest(ctx, input(fmt.Sprintf("one-%d-b", i), p[1]), svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantLinked("one by one", first, second)
+	}
+	var keys []string
+	var batch []corpus.Article
+	for i := 4; i < 8; i++ {
+		p := pair(i)
+		keys = append(keys, fmt.Sprintf("batch-%d-a", i), fmt.Sprintf("batch-%d-b", i))
+		batch = append(batch, p[0], p[1])
+	}
+	results, err := svc.IngestBatch(ctx, batchOf(svc, keys, batch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(results); i += 2 {
+		if results[i].Err != nil || results[i+1].Err != nil {
+			t.Fatalf("batch pair %d: %v, %v", i/2, results[i].Err, results[i+1].Err)
+		}
+		wantLinked("in a batch", results[i].Verdict, results[i+1].Verdict)
+	}
+}

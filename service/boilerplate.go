@@ -1,0 +1,97 @@
+package service
+
+import (
+	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// Boilerplate in the article verdict. A page whose scraped body is only a
+// portal's slogan, or a scraper's link line, is a near duplicate of every
+// other such page by its fingerprint and its shingles: the same short text,
+// distance 0, overlap 1. The sentence index knows that text for what it is,
+// a sentence boilerplateArticles articles hold, so a near match is checked
+// against it: the shingles of the article's boilerplate sentences are taken
+// out of both sides and the overlap counted again; a candidate that no
+// longer shares opts.MinOverlap of what is left (or has nothing left) is no
+// near duplicate. The check only takes links away: a candidate must pass
+// decide as before, and its verdict reports the overlap decide counted.
+// Exact copies are not checked — the same text is the same article.
+//
+// It costs one sentence search for an article that has a near match (the
+// one the partial-duplicate step would make; judge shares it). A service
+// without the sentence index (WithoutSentenceIndex) indexes no sentence of
+// the article, so it cannot tell boilerplate and judges as decide alone
+// does.
+
+// isBoilerplate reports, for each of fp's indexed sentences, whether it is
+// boilerplate, given the stored sentences found matching them: the article
+// asking and the matches, every spelling counted, reach boilerplateArticles.
+func isBoilerplate(fp fingerprint.Fingerprint, found []SentenceMatch) []bool {
+	holders := make([]int, len(fp.Sentences))
+	for _, m := range found {
+		holders[m.Query]++
+	}
+	out := make([]bool, len(fp.Sentences))
+	for i, n := range holders {
+		out[i] = n+1 >= boilerplateArticles // the article asking holds it too
+	}
+	return out
+}
+
+// needsBoilerplateCheck reports whether d links fp to a near duplicate that
+// boilerplate may explain: d's best match is no exact copy, and fp has
+// indexed sentences to look up.
+func needsBoilerplateCheck(fp fingerprint.Fingerprint, d decision) bool {
+	return d.best != nil && !d.best.exact && len(fp.Sentences) > 0
+}
+
+// boilerplateShingles are the shingles of fp's boilerplate sentences, as
+// fp.Shingles counts them (each sentence normalised, spaces left out); nil
+// when it has none.
+func boilerplateShingles(fp fingerprint.Fingerprint, found []SentenceMatch) fingerprint.ShingleSet {
+	boilerplate := isBoilerplate(fp, found)
+	if !slices.Contains(boilerplate, true) {
+		return nil
+	}
+	var out fingerprint.ShingleSet
+	for i, text := range fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences) {
+		if boilerplate[i] {
+			out = append(out, fingerprint.ShinglesOf(fingerprint.Normalize(text))...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// withoutBoilerplate returns the near candidates that still share
+// opts.MinOverlap of their text with fp once the shingles boilerplate are
+// taken out of both; a candidate is left out when either side has nothing
+// left.
+func withoutBoilerplate(fp fingerprint.Fingerprint, near []Candidate, boilerplate fingerprint.ShingleSet, opts Options) []Candidate {
+	if len(boilerplate) == 0 {
+		return near
+	}
+	own := fp.Shingles.Without(boilerplate)
+	var out []Candidate
+	for _, c := range near {
+		theirs := c.Shingles.Without(boilerplate)
+		aInB, bInA := fingerprint.Coverage(own, theirs)
+		if len(own) > 0 && len(theirs) > 0 && max(aInB, bInA) >= opts.MinOverlap {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// redecide is decide again, for the d decide gave, once the near
+// candidates that only fp's boilerplate sentences (by found, the index's
+// matches of fp's sentences) join to it are left out; d itself when fp has
+// no boilerplate sentence.
+func redecide(fp fingerprint.Fingerprint, d decision, exact, near []Candidate, found []SentenceMatch, opts Options) decision {
+	boilerplate := boilerplateShingles(fp, found)
+	if len(boilerplate) == 0 {
+		return d
+	}
+	return decide(fp, exact, withoutBoilerplate(fp, near, boilerplate, opts), opts)
+}
