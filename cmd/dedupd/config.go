@@ -150,7 +150,7 @@ func settings() []setting {
 				return fmt.Errorf("must be %q or %q, not %q", algorithmNewsdedup, algorithmYanyiwu, c.Algorithm)
 			}},
 		{name: "DEDUP_SENTENCE_INDEX", def: "on",
-			meaning: "on: keep the sentence index, which finds partial duplicates and the sentences articles share; off: store no sentences (ingest is faster; those stored before stay)",
+			meaning: "on: keep the sentence index, which finds partial duplicates and the sentences articles share; off: store no sentences (ingest is faster; those stored before stay; no partial duplicates, and a body that is only boilerplate is linked like any text)",
 			read: func(c *Config, v string) error {
 				switch strings.ToLower(v) {
 				case "on":

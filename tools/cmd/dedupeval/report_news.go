@@ -120,7 +120,7 @@ func writePrecision(w io.Writer, n *newsEvaluation) {
 		writeLinkExamples(w, p.Unrelated)
 	}
 	if c := p.All; c.UnrelatedCore > c.Unrelated {
-		fmt.Fprintf(w, "By the label every link is sound; but %d links (%s) hold only through boilerplate, and %d of them join a body under 80 characters: pages whose scraped body is nothing but a portal's slogan or the programme's link line, which the service fingerprints like any text and links to each other (distance 0, overlap 1). ",
+		fmt.Fprintf(w, "By the label every link is sound; but %d links (%s) hold only through boilerplate, and %d of them join a body under 80 characters: pages whose scraped body is nothing but a portal's slogan or the programme's link line, linked to each other (distance 0, overlap 1) before the sentence index counted 20 holders of that line: from the 20th on, it is boilerplate and links nothing. ",
 			c.UnrelatedCore, pct(rate{Hit: c.UnrelatedCore, Of: c.Flags}.Value()), c.StubCore)
 		fmt.Fprintf(w, "They are not counted against the precision goal, whose label is the issue's; a newsroom would still not want them. Examples, least alike first:\n\n")
 		writeLinkExamples(w, p.Chrome)
