@@ -47,12 +47,21 @@ type config struct {
 	newsBatchSize     int
 	newsBatchClients  []int
 	newsSingleClients int
-	only              string // onlyNewsIngest: run that section alone
+	only              string // onlyNewsIngest or onlySentenceLookup: run that section alone
+
+	// The sentence-lookup section (sentence_lookup.go).
+	sentenceRows     int // sentence rows in all; 0 skips the section
+	sentenceArticles int // real articles stored (a tenth as many more are held back)
+	sentenceQueries  int
 }
 
 // onlyNewsIngest is the -only value that runs the real-news ingest section
 // alone.
 const onlyNewsIngest = "news-ingest"
+
+// onlySentenceLookup is the -only value that runs the sentence-lookup
+// section alone.
+const onlySentenceLookup = "sentence-lookup"
 
 // defaultConfig is the configuration `make bench` runs.
 func defaultConfig() config {
@@ -80,6 +89,10 @@ func defaultConfig() config {
 		newsBatchSize:     100,
 		newsBatchClients:  []int{2, 4},
 		newsSingleClients: 16,
+
+		sentenceRows:     10_000_000,
+		sentenceArticles: 4_000,
+		sentenceQueries:  200,
 	}
 }
 
@@ -90,6 +103,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dedupbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	tiers := fs.String("tiers", "100k,1m", "table sizes to build, comma-separated: 100k, 1m, 5m (5m is opt-in: about two minutes and 2 GB of disk more) or a number")
+	fs.StringVar(&cfg.dbPrefix, "db-prefix", cfg.dbPrefix, "the databases the run makes (and drops) are named with this prefix")
 	fs.IntVar(&cfg.queries, "queries", cfg.queries, "query fingerprints per method and tier")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the bench_<tier> databases")
 	fs.StringVar(&cfg.out, "out", cfg.out, "folder to write benchmarks.md, benchmarks.json and benchmarks-latency.png to")
@@ -97,7 +111,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.corpora, "corpora", "", "the folder of the real corpora (default: ../shared/corpora from the repository's root, or from its main checkout's for a worktree); without them the real-news section ingests 围城 articles and says so")
 	fs.IntVar(&cfg.newsArticles, "news-articles", cfg.newsArticles, "the real-news section ingests the first this many Sina articles")
 	fs.IntVar(&cfg.newsReps, "news-reps", cfg.newsReps, "how many times the real-news section repeats each measurement")
-	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest; merged into -out's benchmarks.json when there is one, and printed)")
+	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest) or "+onlySentenceLookup+" (the sentence lookup); merged into -out's benchmarks.json when there is one, and printed")
+	fs.IntVar(&cfg.sentenceRows, "sentence-rows", cfg.sentenceRows, "the sentence-lookup section's sentence index holds this many rows (0 skips the section)")
+	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")
+	fs.IntVar(&cfg.sentenceQueries, "sentence-queries", cfg.sentenceQueries, "articles whose sentences the sentence-lookup section looks up")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -108,8 +125,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, nil
 	}
 	switch {
-	case cfg.only != "" && cfg.only != onlyNewsIngest:
-		return cfg, fmt.Errorf("-only: %q is not a section; the one there is: %s", cfg.only, onlyNewsIngest)
+	case cfg.only != "" && cfg.only != onlyNewsIngest && cfg.only != onlySentenceLookup:
+		return cfg, fmt.Errorf("-only: %q is not a section; the ones there are: %s, %s", cfg.only, onlyNewsIngest, onlySentenceLookup)
+	case cfg.sentenceRows < 0 || cfg.sentenceArticles < 1 || cfg.sentenceQueries < 1:
+		return cfg, errors.New("-sentence-rows must be 0 or more, -sentence-articles and -sentence-queries 1 or more")
+	case cfg.only == onlySentenceLookup && cfg.sentenceRows == 0:
+		return cfg, errors.New("-only " + onlySentenceLookup + " with -sentence-rows 0 measures nothing")
 	case cfg.newsArticles < 1 || cfg.newsReps < 1:
 		return cfg, errors.New("-news-articles and -news-reps must be 1 or more")
 	}

@@ -46,6 +46,9 @@ func TestTinyRun(t *testing.T) {
 	cfg.newsReps = 1
 	cfg.newsBatchSize = 10
 	cfg.newsSingleClients = 4
+	cfg.sentenceRows = 3_000 // the section on 围城 too (sentence_lookup_test.go tests it)
+	cfg.sentenceArticles = 30
+	cfg.sentenceQueries = 8
 	cfg.out = t.TempDir()
 	cfg.command = "go test ./cmd/dedupbench"
 	cfg.progress = testWriter{t}
@@ -136,12 +139,15 @@ func TestTinyRun(t *testing.T) {
 	if n := res.NewsIngest; n == nil || n.Source != newsSourceNovel || n.Articles != 20 {
 		t.Errorf("real-news section = %+v, want 20 围城 articles", n)
 	}
+	if s := res.SentenceLookup; s == nil || s.Loaded != cfg.sentenceRows || s.Queries != cfg.sentenceQueries {
+		t.Errorf("sentence-lookup section = %+v, want %d rows and %d queries", s, cfg.sentenceRows, cfg.sentenceQueries)
+	}
 
 	md, err := os.ReadFile(filepath.Join(cfg.out, reportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle} {
+	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle, "## " + sentenceSectionTitle} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("%s does not mention %q", reportFile, want)
 		}

@@ -122,5 +122,6 @@ func judgeGoals(r *Results) []Goal {
 		Measured: fmt.Sprintf("%.2f MB/s (%.0f µs per article of %.0f bytes)", r.Fingerprint.MBPerSec, r.Fingerprint.MicrosPerOp, r.Fingerprint.MeanBytes),
 		Status:   status(r.Fingerprint.MBPerSec >= goalFingerprintMB),
 	})
-	return append(goals, newsGoals(r.NewsIngest)...)
+	goals = append(goals, newsGoals(r.NewsIngest)...)
+	return append(goals, sentenceGoals(r.SentenceLookup)...)
 }

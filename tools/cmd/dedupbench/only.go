@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -24,6 +25,37 @@ import (
 // it and writes the report and the plot again from it, so that the other
 // sections stay as they were measured.
 func runNewsOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error) {
+	return runOnly(ctx, cfg, stdout, func(dict *fingerprint.Dictionary, made *[]string) (string, func(*Results), error) {
+		news, err := benchNewsIngest(ctx, cfg, dict, corpus.LoadNovel, made)
+		if err != nil {
+			return "", nil, fmt.Errorf("ingest on real news: %w", err)
+		}
+		var b strings.Builder
+		writeNewsIngest(&b, news, true)
+		return b.String(), func(r *Results) { r.NewsIngest = news }, nil
+	})
+}
+
+// runSentenceOnly is -only sentence-lookup: the sentence-lookup section
+// alone, printed and merged as runNewsOnly's.
+func runSentenceOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error) {
+	return runOnly(ctx, cfg, stdout, func(dict *fingerprint.Dictionary, made *[]string) (string, func(*Results), error) {
+		novel := sync.OnceValues(corpus.LoadNovel)
+		sl, err := benchSentenceLookup(ctx, cfg, dict, novel, made)
+		if err != nil {
+			return "", nil, fmt.Errorf("sentence lookup: %w", err)
+		}
+		var b strings.Builder
+		writeSentenceLookup(&b, sl, true)
+		return b.String(), func(r *Results) { r.SentenceLookup = sl }, nil
+	})
+}
+
+// runOnly runs one section alone: measure returns its Markdown and how to
+// put it into a run's results. It prints the Markdown to stdout and, when
+// -out holds a benchmarks.json, puts the section into it (judging the goals
+// again) and writes the report and the plot again from it.
+func runOnly(ctx context.Context, cfg *config, stdout io.Writer, measure func(*fingerprint.Dictionary, *[]string) (string, func(*Results), error)) (err error) {
 	server, err := pgxpool.New(ctx, cfg.serverURL)
 	if err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
@@ -50,15 +82,13 @@ func runNewsOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error)
 			err = errors.Join(err, dropDatabase(dctx, cfg.serverURL, name))
 		}
 	}()
-	news, err := benchNewsIngest(ctx, cfg, dict, corpus.LoadNovel, &made)
+	section, put, err := measure(dict, &made)
 	if err != nil {
-		return fmt.Errorf("ingest on real news: %w", err)
+		return err
 	}
-	var b strings.Builder
-	writeNewsIngest(&b, news, true)
-	fmt.Fprint(stdout, b.String())
+	fmt.Fprint(stdout, section)
 
-	merged, err := mergeNewsIngest(filepath.Join(cfg.out, jsonFile), news)
+	merged, err := mergeSection(filepath.Join(cfg.out, jsonFile), put)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fmt.Fprintf(os.Stderr, "no %s: the section is printed only\n", filepath.Join(cfg.out, jsonFile))
@@ -73,9 +103,9 @@ func runNewsOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error)
 	return nil
 }
 
-// mergeNewsIngest reads a run's results from path and replaces their
-// real-news section with news, judging the goals again.
-func mergeNewsIngest(path string, news *NewsIngestResult) (*Results, error) {
+// mergeSection reads a run's results from path, puts a section into them
+// and judges the goals again.
+func mergeSection(path string, put func(*Results)) (*Results, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -84,7 +114,7 @@ func mergeNewsIngest(path string, news *NewsIngestResult) (*Results, error) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	res.NewsIngest = news
+	put(&res)
 	res.Goals = judgeGoals(&res)
 	return &res, nil
 }

@@ -42,6 +42,7 @@ func renderReport(r *Results) string {
 	writeColumnType(&b, r)
 	writeService(&b, r)
 	writeNewsIngest(&b, r.NewsIngest, false)
+	writeSentenceLookup(&b, r.SentenceLookup, false)
 	writeRun(&b, r)
 	return b.String()
 }

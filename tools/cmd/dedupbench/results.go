@@ -5,22 +5,24 @@ import "time"
 // Results is everything one run measured; benchmarks.json is this, and
 // benchmarks.md is written from it.
 type Results struct {
-	Date         time.Time         `json:"date"`
-	Command      string            `json:"command"`
-	Commit       string            `json:"commit"` // git describe --always --dirty of the source measured
-	Machine      Machine           `json:"machine"`
-	Settings     RunSettings       `json:"settings"`
-	RealSet      RealSetInfo       `json:"real_set"`
-	Tiers        []TierResult      `json:"tiers"`
-	ColumnType   *ColumnTypeResult `json:"column_type,omitempty"`
-	Check        []CheckResult     `json:"check"`
-	Ingest       []IngestResult    `json:"ingest"`
-	NewsIngest   *NewsIngestResult `json:"news_ingest,omitempty"`
-	Fingerprint  FingerprintResult `json:"fingerprint"`
-	Goals        []Goal            `json:"goals"`
-	Phases       []Phase           `json:"phases"`
-	Load         []LoadSample      `json:"load"`
-	TotalSeconds float64           `json:"total_seconds"`
+	Date       time.Time         `json:"date"`
+	Command    string            `json:"command"`
+	Commit     string            `json:"commit"` // git describe --always --dirty of the source measured
+	Machine    Machine           `json:"machine"`
+	Settings   RunSettings       `json:"settings"`
+	RealSet    RealSetInfo       `json:"real_set"`
+	Tiers      []TierResult      `json:"tiers"`
+	ColumnType *ColumnTypeResult `json:"column_type,omitempty"`
+	Check      []CheckResult     `json:"check"`
+	Ingest     []IngestResult    `json:"ingest"`
+	NewsIngest *NewsIngestResult `json:"news_ingest,omitempty"`
+	// SentenceLookup is nil when the run skipped it (-sentence-rows 0).
+	SentenceLookup *SentenceLookupResult `json:"sentence_lookup,omitempty"`
+	Fingerprint    FingerprintResult     `json:"fingerprint"`
+	Goals          []Goal                `json:"goals"`
+	Phases         []Phase               `json:"phases"`
+	Load           []LoadSample          `json:"load"`
+	TotalSeconds   float64               `json:"total_seconds"`
 }
 
 // RunSettings are the sizes the run used.

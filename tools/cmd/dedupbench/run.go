@@ -29,9 +29,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if cfg.rerender != "" {
 		return rerender(cfg.rerender, cfg.out)
 	}
-	if cfg.only == onlyNewsIngest {
+	switch cfg.only {
+	case onlyNewsIngest:
 		cfg.progress = os.Stderr // stdout is the section's Markdown
 		return runNewsOnly(ctx, &cfg, stdout)
+	case onlySentenceLookup:
+		cfg.progress = os.Stderr
+		return runSentenceOnly(ctx, &cfg, stdout)
 	}
 	res, err := bench(ctx, &cfg)
 	if err != nil {
@@ -231,6 +235,14 @@ func bench(ctx context.Context, cfg *config) (_ *Results, err error) {
 			if err := dropDatabase(ctx, cfg.serverURL, t.Name); err != nil {
 				return nil, err
 			}
+		}
+	}
+
+	if cfg.sentenceRows > 0 {
+		ph.begin("sentence lookup at " + tierLabel(cfg.sentenceRows) + " sentences")
+		loaded := func() (*corpus.Novel, error) { return novel, nil }
+		if res.SentenceLookup, err = benchSentenceLookup(ctx, cfg, dict, loaded, &made); err != nil {
+			return nil, fmt.Errorf("sentence lookup: %w", err)
 		}
 	}
 

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// sentenceSectionTitle is the heading of the sentence-lookup section in
+// benchmarks.md.
+const sentenceSectionTitle = "Sentence lookup"
+
+// writeSentenceLookup writes the sentence-lookup section; with goals, the
+// section's goals too (for -only, whose output stands alone).
+func writeSentenceLookup(b *strings.Builder, r *SentenceLookupResult, goals bool) {
+	if r == nil {
+		return
+	}
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("## %s\n\n", sentenceSectionTitle)
+	w("All the indexed sentences of one article looked up at once, as the service looks them up when it checks or ingests an article (`repo` `sentenceMatchesSQL`, one statement per article: per sentence, the stored sentences with the same text hash and those within %d bits through the eight sentence block indexes, at most %d), in a sentence index of **%s rows**. ",
+		serviceSentenceMaxDistance, serviceSentencePerSentence, num(r.Loaded))
+	w("Measured %s, source at `%s`, in %s; load average (1 min) %s.\n\n", r.Date.Format("2006-01-02 15:04 MST"), orDash(r.Commit), duration(r.TotalSeconds), loadSpan(r.LoadAvg))
+
+	w("### The index\n\n")
+	if r.Fallback != "" {
+		w("**The real corpora were MISSING** (%s): the real part is %s articles cut from 围城 instead, so its sentences are not news sentences. Run it where `../shared/corpora` is (or pass `-corpora DIR`).\n\n", r.Fallback, num(r.RealArticles))
+	} else {
+		w("The real part is the first %s articles of the Sina corpus (in `%s`; read at run time, never copied into the repository), ", num(r.RealArticles), r.CorporaDir)
+	}
+	w("stored through the service's own write path (`service.IngestBatch` on a `repo.Store`, in-process, batches of %d; %s refused as invalid, such as an empty body): %s sentence rows, **%.1f per article**, %.1f %% without a simhash (fewer than four content words). The next %s articles of the same source are held back, unstored, to query.\n\n",
+		sentenceIngestBatch, num(r.RealRefused), num(r.RealRows), r.RowsPerArticle, 100*r.RealNoSimhash, num(r.UnstoredArticles))
+	w("The bulk is %s synthetic sentence rows on %s synthetic articles (%d sentences each, the real mean, written together as the service writes an article's), with uniformly random simhashes (block columns from `fingerprint.BlocksOf`, as the service computes them) and text hashes; each takes the length, word count and simhash-or-none of a real sentence drawn at random, so a row weighs what a real one weighs. Loaded with COPY, the eight block indexes, the text hash's index and the foreign key to articles dropped during it and restored after it:\n\n",
+		num(r.BulkRows), num(r.BulkArticles), r.BulkPerArticle)
+	l := r.Load
+	w("| real part through the service | bulk COPY | indexes | foreign key | VACUUM (ANALYZE) |\n| ---: | ---: | ---: | ---: | ---: |\n")
+	w("| %s | %s | %s | %s | %s |\n\n", duration(l.RealIngestSeconds), duration(l.CopySeconds), duration(l.IndexSeconds), duration(l.ForeignKeySeconds), duration(l.VacuumSeconds))
+
+	w("### Storage\n\n")
+	w("`pg_relation_size` of the table `sentences` and of each of its indexes as built (freshly loaded and vacuumed: a table written by ingest over months carries some more free space). Per article is per row times the real part's %.1f sentences an article.\n\n", r.RowsPerArticle)
+	w("| relation | size | per sentence row | per stored article |\n| --- | ---: | ---: | ---: |\n")
+	row := func(name string, size int64) {
+		w("| %s | %s | %.0f B | %s |\n", name, humanBytes(size), r.perRow(size), humanBytes(int64(r.perArticle(size))))
+	}
+	s := r.Sizes
+	row("heap", s.Heap)
+	if s.Toast > 0 {
+		row("TOAST", s.Toast)
+	}
+	row("the eight block indexes", s.BlockTotal)
+	others := make([]string, 0, len(s.OtherIndexes))
+	for name := range s.OtherIndexes {
+		others = append(others, name)
+	}
+	slices.Sort(others)
+	for _, name := range others {
+		row("`"+name+"`", s.OtherIndexes[name])
+	}
+	row("**total** (table and indexes)", s.Total)
+	w("\n")
+
+	w("### Lookups\n\n")
+	w("%d articles, %s, each fingerprinted as the service fingerprints it (`Weighted`, `DefaultWeightedParams`, sentences included); the statement and its arguments are read off a traced `repo.Store` asked `SentenceMatches` with the service's query (distance %d, at most %d per sentence, no article excluded). Each ran once under EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) — *in the database* is its Execution Time — and once as a plain query whose rows the client reads (*round trip*), after %d uncounted warm-up lookups and with the sentence block indexes and the text hash's index prewarmed (`pg_prewarm`), as steady traffic keeps them.\n\n",
+		r.Queries, kindList(r.QueryKinds), serviceSentenceMaxDistance, serviceSentencePerSentence, sentenceWarmups)
+	w("| per article | median | p90 | p99 | max |\n| --- | ---: | ---: | ---: | ---: |\n")
+	w("| in the database (ms) | %s | %s | %s | %s |\n", ms(r.DBMS.Median), ms(r.DBMS.P90), ms(r.DBMS.P99), ms(r.DBMS.Max))
+	w("| planning (ms) | %s | %s | %s | %s |\n", ms(r.PlanningMS.Median), ms(r.PlanningMS.P90), ms(r.PlanningMS.P99), ms(r.PlanningMS.Max))
+	w("| round trip (ms) | %s | %s | %s | %s |\n", ms(r.ClientMS.Median), ms(r.ClientMS.P90), ms(r.ClientMS.P99), ms(r.ClientMS.Max))
+	w("| sentences looked up | %.0f | %.0f | %.0f | %.0f |\n", r.Sentences.Median, r.Sentences.P90, r.Sentences.P99, r.Sentences.Max)
+	w("| rows returned | %.0f | %.0f | %.0f | %.0f |\n", r.Returned.Median, r.Returned.P90, r.Returned.P99, r.Returned.Max)
+	w("| sentences found | %.0f | %.0f | %.0f | %.0f |\n\n", r.Found.Median, r.Found.P90, r.Found.P99, r.Found.Max)
+	w("**Plan**: %d of %d lookups AND the bitmaps of the sentence block indexes (BitmapAnd). Shapes: %s. Of the %d lookups of a stored article's own text, %d found every one of its sentences in it.\n\n",
+		r.BitmapAnd, r.Queries, shapeList(r.Shapes), r.StoredQueries, r.StoredAllFound)
+
+	if goals {
+		w("### Goals of this section\n\n| goal | measured | status |\n| --- | --- | --- |\n")
+		for _, g := range sentenceGoals(r) {
+			st := "**" + g.Status + "**"
+			if g.Note != "" {
+				st += " — " + g.Note
+			}
+			w("| %s | %s | %s |\n", g.Goal, orDash(g.Measured), st)
+		}
+		w("\n")
+	}
+}
+
+// kindList lists the query kinds and their counts in a fixed order.
+func kindList(kinds map[string]int) string {
+	var parts []string
+	for _, k := range []string{sentenceKindStored, sentenceKindLight, sentenceKindDropped, sentenceKindUnstored} {
+		if n := kinds[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shapeList lists plan shapes, the most frequent first.
+func shapeList(shapes map[string]int) string {
+	keys := make([]string, 0, len(shapes))
+	for k := range shapes {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if shapes[a] != shapes[b] {
+			return shapes[b] - shapes[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d× `%s`", shapes[k], k)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,73 @@
+package main
+
+import "time"
+
+// SentenceLookupResult is the sentence-lookup section (issue 10, point 5):
+// all the indexed sentences of one article looked up at once, with the
+// service's own statement, in a sentence index of Loaded rows.
+type SentenceLookupResult struct {
+	Date       time.Time `json:"date"`
+	Command    string    `json:"command"`
+	Commit     string    `json:"commit"`
+	Source     string    `json:"source"` // newsSourceSina or newsSourceNovel
+	CorporaDir string    `json:"corpora_dir"`
+	Fallback   string    `json:"fallback,omitempty"` // why the corpora were not used
+
+	Rows   int `json:"rows_asked"`
+	Loaded int `json:"rows_loaded"` // counted after the load
+
+	// The real part: articles stored through service.IngestBatch, so their
+	// sentence rows are what the service writes.
+	RealArticles     int                `json:"real_articles"`
+	RealRefused      int                `json:"real_refused"` // refused by the service as invalid
+	RealRows         int                `json:"real_rows"`
+	RowsPerArticle   float64            `json:"rows_per_real_article"`
+	RealNoSimhash    float64            `json:"real_share_without_simhash"`
+	UnstoredArticles int                `json:"unstored_articles"`
+	BulkArticles     int                `json:"bulk_articles"`
+	BulkRows         int                `json:"bulk_rows"`
+	BulkPerArticle   int                `json:"bulk_rows_per_article"`
+	Load             SentenceLoadTiming `json:"load"`
+	Sizes            Sizes              `json:"sizes"` // of the table sentences, as built
+
+	Queries    int            `json:"queries"`
+	QueryKinds map[string]int `json:"query_kinds"`
+	DBMS       Summary        `json:"db_ms"`       // EXPLAIN ANALYZE's "Execution Time"
+	PlanningMS Summary        `json:"planning_ms"` // EXPLAIN ANALYZE's "Planning Time"
+	ClientMS   Summary        `json:"client_ms"`   // round trip through pgx, rows read
+	Sentences  Summary        `json:"sentences"`   // query sentences per article
+	Returned   Summary        `json:"returned"`    // rows the statement returned
+	Found      Summary        `json:"sentences_found"`
+	// BitmapAnd counts the queries whose plan ANDs bitmaps of the sentence
+	// block indexes; Shapes counts the plans' shapes.
+	BitmapAnd int            `json:"bitmap_and_queries"`
+	Shapes    map[string]int `json:"plan_shapes"`
+	// StoredQueries are the queries of a stored article's own text;
+	// StoredAllFound those of them for which every sentence was found.
+	StoredQueries  int `json:"stored_queries"`
+	StoredAllFound int `json:"stored_all_sentences_found"`
+
+	LoadAvg      []LoadSample `json:"load_average"`
+	TotalSeconds float64      `json:"total_seconds"`
+}
+
+// SentenceLoadTiming is how long building the sentence index took, phase
+// by phase.
+type SentenceLoadTiming struct {
+	RealIngestSeconds float64 `json:"real_ingest_seconds"`
+	CopySeconds       float64 `json:"bulk_copy_seconds"`
+	IndexSeconds      float64 `json:"index_seconds"`
+	ForeignKeySeconds float64 `json:"foreign_key_seconds"`
+	VacuumSeconds     float64 `json:"vacuum_analyze_seconds"`
+}
+
+// perRow is the bytes per loaded sentence row.
+func (r *SentenceLookupResult) perRow(bytes int64) float64 {
+	return float64(bytes) / float64(max(r.Loaded, 1))
+}
+
+// perArticle is the bytes per stored article, at the real part's sentence
+// rows per article.
+func (r *SentenceLookupResult) perArticle(bytes int64) float64 {
+	return r.perRow(bytes) * r.RowsPerArticle
+}
