@@ -43,6 +43,7 @@ func measureSentenceLookups(ctx context.Context, db *sentenceDB, queries []sente
 
 	var dbms, planning, client, sentences, returned, found []float64
 	res.QueryKinds, res.Shapes = map[string]int{}, map[string]int{}
+	byKind := map[string][]float64{}
 	for _, q := range queries {
 		var out []byte
 		if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+q.SQL, q.Args...).Scan(&out); err != nil {
@@ -66,18 +67,27 @@ func measureSentenceLookups(ctx context.Context, db *sentenceDB, queries []sente
 		sentences = append(sentences, float64(q.Sentences))
 		returned, found = append(returned, float64(got.rows)), append(found, float64(len(got.found)))
 		res.QueryKinds[q.Kind]++
+		byKind[q.Kind] = append(byKind[q.Kind], e.ExecutionMS)
 		res.Shapes[e.Shape]++
 		if and {
 			res.BitmapAnd++
 		}
 		if q.Kind == sentenceKindStored {
 			res.StoredQueries++
-			if got.ownFound(q.StoredID) == q.Sentences {
+			found, orCapped := got.ownFound(q.StoredID)
+			if found == q.Sentences {
 				res.StoredAllFound++
+			}
+			if orCapped == q.Sentences {
+				res.StoredAllFoundOrCapped++
 			}
 		}
 	}
 	res.Queries = len(queries)
+	res.DBMSByKind = map[string]Summary{}
+	for kind, xs := range byKind {
+		res.DBMSByKind[kind] = summarize(xs)
+	}
 	res.DBMS, res.PlanningMS, res.ClientMS = summarize(dbms), summarize(planning), summarize(client)
 	res.Sentences, res.Returned, res.Found = summarize(sentences), summarize(returned), summarize(found)
 	return nil
@@ -86,26 +96,33 @@ func measureSentenceLookups(ctx context.Context, db *sentenceDB, queries []sente
 // lookupRows is what a lookup returned: how many rows, and for each query
 // sentence found, the articles it was found in.
 type lookupRows struct {
-	rows  int
-	found map[int32]map[int64]bool
+	rows    int
+	found   map[int32]map[int64]bool
+	matches map[int32]int // rows per query sentence
 }
 
-// ownFound counts the query sentences found in article id.
-func (l lookupRows) ownFound(id int64) int {
-	n := 0
-	for _, articles := range l.found {
-		if articles[id] {
-			n++
+// ownFound counts the query sentences found in article id, and those of
+// them or not that reached the per-sentence limit: a sentence that many
+// articles hold (boilerplate) returns the limit's first matches, which
+// need not include article id's.
+func (l lookupRows) ownFound(id int64) (found, foundOrCapped int) {
+	for i, articles := range l.found {
+		switch {
+		case articles[id]:
+			found++
+			foundOrCapped++
+		case l.matches[i] >= serviceSentencePerSentence:
+			foundOrCapped++
 		}
 	}
-	return n
+	return found, foundOrCapped
 }
 
 // runSentenceLookup runs the service's statement and reads its rows (the
 // first two columns: the query sentence and the article; the others are
 // read and dropped, as the wire carries them all).
 func runSentenceLookup(ctx context.Context, conn *pgxpool.Conn, q sentenceLookup) (lookupRows, error) {
-	out := lookupRows{found: map[int32]map[int64]bool{}}
+	out := lookupRows{found: map[int32]map[int64]bool{}, matches: map[int32]int{}}
 	rows, err := conn.Query(ctx, q.SQL, q.Args...)
 	if err != nil {
 		return out, fmt.Errorf("the sentence lookup: %w", err)
@@ -125,6 +142,7 @@ func runSentenceLookup(ctx context.Context, conn *pgxpool.Conn, q sentenceLookup
 			out.found[i] = map[int64]bool{}
 		}
 		out.found[i][article] = true
+		out.matches[i]++
 		out.rows++
 	}
 	return out, rows.Err()

@@ -21,6 +21,9 @@ const (
 	sentenceKindUnstored = "unstored"
 )
 
+// sentenceKinds lists the kinds in the order the report gives them.
+var sentenceKinds = []string{sentenceKindStored, sentenceKindLight, sentenceKindDropped, sentenceKindUnstored}
+
 // The service's sentence query settings, unexported in service/sentences.go
 // (sentenceMaxDistance, and boilerplateArticles as the per-sentence limit):
 // the same values here.
@@ -48,9 +51,9 @@ func sentenceQueries(ctx context.Context, cfg *config, alg fingerprint.Algorithm
 		return nil, err
 	}
 	defer st.Close()
-	kinds := []string{sentenceKindStored, sentenceKindLight, sentenceKindDropped}
-	if len(db.Unstored) > 0 {
-		kinds = append(kinds, sentenceKindUnstored)
+	kinds := sentenceKinds
+	if len(db.Unstored) == 0 {
+		kinds = kinds[:len(kinds)-1]
 	}
 	rng := rand.New(rand.NewPCG(uint64(cfg.sentenceQueries), 11))
 	var out []sentenceLookup

@@ -20,7 +20,8 @@ func writeSentenceLookup(b *strings.Builder, r *SentenceLookupResult, goals bool
 	w("## %s\n\n", sentenceSectionTitle)
 	w("All the indexed sentences of one article looked up at once, as the service looks them up when it checks or ingests an article (`repo` `sentenceMatchesSQL`, one statement per article: per sentence, the stored sentences with the same text hash and those within %d bits through the eight sentence block indexes, at most %d), in a sentence index of **%s rows**. ",
 		serviceSentenceMaxDistance, serviceSentencePerSentence, num(r.Loaded))
-	w("Measured %s, source at `%s`, in %s; load average (1 min) %s.\n\n", r.Date.Format("2006-01-02 15:04 MST"), orDash(r.Commit), duration(r.TotalSeconds), loadSpan(r.LoadAvg))
+	w("Measured %s by `DATABASE_URL=… %s`, source at `%s`, in %s; load average (1 min) %s (the machine is shared).\n\n",
+		r.Date.Format("2006-01-02 15:04 MST"), strings.TrimSpace(r.Command), orDash(r.Commit), duration(r.TotalSeconds), loadSpan(r.LoadAvg))
 
 	w("### The index\n\n")
 	if r.Fallback != "" {
@@ -69,8 +70,15 @@ func writeSentenceLookup(b *strings.Builder, r *SentenceLookupResult, goals bool
 	w("| sentences looked up | %.0f | %.0f | %.0f | %.0f |\n", r.Sentences.Median, r.Sentences.P90, r.Sentences.P99, r.Sentences.Max)
 	w("| rows returned | %.0f | %.0f | %.0f | %.0f |\n", r.Returned.Median, r.Returned.P90, r.Returned.P99, r.Returned.Max)
 	w("| sentences found | %.0f | %.0f | %.0f | %.0f |\n\n", r.Found.Median, r.Found.P90, r.Found.P99, r.Found.Max)
-	w("**Plan**: %d of %d lookups AND the bitmaps of the sentence block indexes (BitmapAnd). Shapes: %s. Of the %d lookups of a stored article's own text, %d found every one of its sentences in it.\n\n",
-		r.BitmapAnd, r.Queries, shapeList(r.Shapes), r.StoredQueries, r.StoredAllFound)
+	w("**Plan**: %d of %d lookups AND the bitmaps of the sentence block indexes (BitmapAnd). Shapes: %s. Of the %d lookups of a stored article's own text, %d found every one of its sentences in it, and %d every one in it or, for a sentence many articles hold, the %d matches the limit lets through (which need not include the article's own).\n\n",
+		r.BitmapAnd, r.Queries, shapeList(r.Shapes), r.StoredQueries, r.StoredAllFound, r.StoredAllFoundOrCapped, serviceSentencePerSentence)
+	w("In the database by kind of article (ms):\n\n| kind | lookups | median | p90 | p99 | max |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, k := range sentenceKinds {
+		if d, ok := r.DBMSByKind[k]; ok {
+			w("| %s | %d | %s | %s | %s | %s |\n", k, d.N, ms(d.Median), ms(d.P90), ms(d.P99), ms(d.Max))
+		}
+	}
+	w("\n")
 
 	if goals {
 		w("### Goals of this section\n\n| goal | measured | status |\n| --- | --- | --- |\n")
@@ -88,7 +96,7 @@ func writeSentenceLookup(b *strings.Builder, r *SentenceLookupResult, goals bool
 // kindList lists the query kinds and their counts in a fixed order.
 func kindList(kinds map[string]int) string {
 	var parts []string
-	for _, k := range []string{sentenceKindStored, sentenceKindLight, sentenceKindDropped, sentenceKindUnstored} {
+	for _, k := range sentenceKinds {
 		if n := kinds[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}

@@ -30,22 +30,27 @@ type SentenceLookupResult struct {
 	Load             SentenceLoadTiming `json:"load"`
 	Sizes            Sizes              `json:"sizes"` // of the table sentences, as built
 
-	Queries    int            `json:"queries"`
-	QueryKinds map[string]int `json:"query_kinds"`
-	DBMS       Summary        `json:"db_ms"`       // EXPLAIN ANALYZE's "Execution Time"
-	PlanningMS Summary        `json:"planning_ms"` // EXPLAIN ANALYZE's "Planning Time"
-	ClientMS   Summary        `json:"client_ms"`   // round trip through pgx, rows read
-	Sentences  Summary        `json:"sentences"`   // query sentences per article
-	Returned   Summary        `json:"returned"`    // rows the statement returned
-	Found      Summary        `json:"sentences_found"`
+	Queries    int                `json:"queries"`
+	QueryKinds map[string]int     `json:"query_kinds"`
+	DBMS       Summary            `json:"db_ms"` // EXPLAIN ANALYZE's "Execution Time"
+	DBMSByKind map[string]Summary `json:"db_ms_by_kind"`
+	PlanningMS Summary            `json:"planning_ms"` // EXPLAIN ANALYZE's "Planning Time"
+	ClientMS   Summary            `json:"client_ms"`   // round trip through pgx, rows read
+	Sentences  Summary            `json:"sentences"`   // query sentences per article
+	Returned   Summary            `json:"returned"`    // rows the statement returned
+	Found      Summary            `json:"sentences_found"`
 	// BitmapAnd counts the queries whose plan ANDs bitmaps of the sentence
 	// block indexes; Shapes counts the plans' shapes.
 	BitmapAnd int            `json:"bitmap_and_queries"`
 	Shapes    map[string]int `json:"plan_shapes"`
 	// StoredQueries are the queries of a stored article's own text;
-	// StoredAllFound those of them for which every sentence was found.
-	StoredQueries  int `json:"stored_queries"`
-	StoredAllFound int `json:"stored_all_sentences_found"`
+	// StoredAllFound those of them for which every sentence was found in
+	// it, StoredAllFoundOrCapped those for which every sentence was, or
+	// returned as many rows as the per-sentence limit (boilerplate, whose
+	// first matches need not include the article's own).
+	StoredQueries          int `json:"stored_queries"`
+	StoredAllFound         int `json:"stored_all_sentences_found"`
+	StoredAllFoundOrCapped int `json:"stored_all_sentences_found_or_capped"`
 
 	LoadAvg      []LoadSample `json:"load_average"`
 	TotalSeconds float64      `json:"total_seconds"`
