@@ -294,23 +294,29 @@ func createDatabase(ctx context.Context, server string) (string, string, error) 
 	return name, dbURL, err
 }
 
-// buildDedupd builds ./cmd/dedupd of the module the go command is in.
+// buildDedupd builds ./cmd/dedupd of the service's module, in its own
+// folder, so that its own go.mod and go.sum decide its dependencies (the
+// tools module replaces the service with this checkout; `go list -m` says
+// where that is).
 func buildDedupd(ctx context.Context, bin string) error {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", serviceModule).Output()
 	if err != nil {
-		return fmt.Errorf("go env GOMOD: %w", err)
+		return fmt.Errorf("go list -m %s (run dedupload from the project folder, or pass -dedupd): %w", serviceModule, err)
 	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return errors.New("not inside the newsdedup module: run dedupload from the project folder, or pass -dedupd")
+	dir := strings.TrimSpace(string(out))
+	if dir == "" {
+		return fmt.Errorf("go list -m %s: no folder: run dedupload from the project folder, or pass -dedupd", serviceModule)
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/newsdedup/newsdedup/cmd/dedupd")
-	cmd.Dir = filepath.Dir(gomod)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/dedupd")
+	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/dedupd: %w\n%s", err, out)
+		return fmt.Errorf("go build ./cmd/dedupd in %s: %w\n%s", dir, err, out)
 	}
 	return nil
 }
+
+// serviceModule is the module dedupd is built from.
+const serviceModule = "github.com/newsdedup/newsdedup"
 
 // dedupdProcess is dedupd running as a subprocess.
 type dedupdProcess struct {
