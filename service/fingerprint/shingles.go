@@ -58,22 +58,7 @@ func ShinglesOf(normalised string) ShingleSet {
 }
 
 // Shared returns how many shingles the two sets have in common.
-func (s ShingleSet) Shared(other ShingleSet) int {
-	n, i, j := 0, 0, 0
-	for i < len(s) && j < len(other) {
-		switch {
-		case s[i] < other[j]:
-			i++
-		case s[i] > other[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
-}
+func (s ShingleSet) Shared(other ShingleSet) int { return sharedSorted(s, other) }
 
 // Coverage estimates how much of a's text is found in b's (aInB) and how
 // much of b's in a's (bInA), each in [0, 1]; 0 when a set is empty.

@@ -16,22 +16,7 @@ func NewWordSet(hashes []uint64) WordSet {
 }
 
 // Shared returns how many words the two sets have in common.
-func (w WordSet) Shared(other WordSet) int {
-	n, i, j := 0, 0, 0
-	for i < len(w) && j < len(other) {
-		switch {
-		case w[i] < other[j]:
-			i++
-		case w[i] > other[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
-}
+func (w WordSet) Shared(other WordSet) int { return sharedSorted(w, other) }
 
 // Ratio is the shared-word ratio |A ∩ B| / min(|A|, |B|), in [0, 1]: the
 // share of the shorter article's words that the other one also has. It is 1
