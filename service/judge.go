@@ -46,27 +46,21 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 	}
 	exactKept, nearKept := apart.drop(exact[0]), apart.drop(near[0])
 	d := decide(fp, exactKept, nearKept, opts)
-	var found []SentenceMatch // fp's sentences in the index, looked up once for both steps
-	searched := false
-	search := func() (err error) {
-		if !searched {
-			searched = true
-			found, err = r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude))
-		}
-		return err
-	}
-	if needsBoilerplateCheck(fp, d) {
-		if err := search(); err != nil {
+	// One search of the sentence index serves both steps: the boilerplate
+	// check of a near match, and the partial step of an article left without
+	// one (the check only takes matches away).
+	if needsBoilerplateCheck(fp, d) || (d.best == nil && len(fp.Sentences) > 0) {
+		found, err := r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude))
+		if err != nil {
 			return decision{}, 0, err
 		}
-		d = redecide(fp, d, exactKept, nearKept, found, opts)
-	}
-	if d.best == nil && len(fp.Sentences) > 0 {
-		if err := search(); err != nil {
-			return decision{}, 0, err
+		if needsBoilerplateCheck(fp, d) {
+			d = redecide(fp, d, exactKept, nearKept, found, opts)
 		}
-		if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, apart); err != nil {
-			return decision{}, 0, err
+		if d.best == nil {
+			if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, apart); err != nil {
+				return decision{}, 0, err
+			}
 		}
 	}
 	return d, len(near[0]), nil
