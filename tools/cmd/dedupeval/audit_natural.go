@@ -160,8 +160,10 @@ type pairExample struct {
 // maxExamples is how many examples a list of the report shows.
 const maxExamples = 5
 
-// maxTitleRunes is the longest headline an example quotes.
-const maxTitleRunes = 28
+// maxTitleRunes is the longest headline an example quotes: the corpora are
+// third parties' text, and the docs quote no more of it than a short title,
+// cut well before a run of 20 characters.
+const maxTitleRunes = 16
 
 func exampleOf(s *newsSet, i, j int, lk likeness) pairExample {
 	a, b := &s.Articles[i], &s.Articles[j]
