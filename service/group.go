@@ -323,7 +323,7 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 	for _, i := range undecided {
 		it := g[i]
 		links[i] = linksFrom(it.fp, found[i], partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts))
-		for _, id := range partialCandidates(it.fp, links[i]) {
+		for _, id := range partialProspects(links[i]) {
 			if !isGroupID(id, ids) {
 				storedIDs = append(storedIDs, id)
 			}
@@ -340,14 +340,14 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 	}
 	for _, i := range undecided {
 		var candidates []Candidate
-		for _, id := range partialCandidates(g[i].fp, links[i]) {
+		for _, id := range partialProspects(links[i]) {
 			if j := slices.Index(ids, id); j >= 0 {
 				candidates = append(candidates, groupCandidate(g[j], id))
 			} else if c, ok := byID[id]; ok {
 				candidates = append(candidates, c)
 			}
 		}
-		decisions[i] = decidePartial(g[i].fp, links[i], candidates, g[i].opts)
+		decisions[i] = decidePartial(g[i].fp, links[i], candidates, boilerplateShingles(g[i].fp, found[i]), g[i].opts)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"time"
 
@@ -12,24 +13,46 @@ import (
 // Partial duplicates. An article that is no exact or near duplicate may
 // still copy most of an earlier one — an excerpt, the first paragraphs, a
 // copy in another site's dress — or hold most of one — an expansion, a
-// brief grown into a story. Through the sentence index: it is a partial
-// duplicate of an earlier article when at least partialThis of its indexed
-// sentences (by length) are found there, or at least partialThat of the
-// earlier article's are found in it. The evaluation on real news chose the
-// shares, counted by length rather than by sentences: they catch every
-// first-60 % and first-80 % copy and 99 % of copies with another site's
-// header and footer, and flag no pair of unrelated stories. An article of
-// fewer than shortArticle indexed sentences must have all of them found:
-// a single shared sentence is a quote, not a copy.
+// brief grown into a story. The sentence index proposes the earlier
+// articles that share a sentence with it (boilerplate left out), and each
+// is measured two ways:
+//   - by sentences: at least partialThis of its indexed sentences (by
+//     length) are found there, or it holds at least partialThat of the
+//     earlier article's;
+//   - by text: at least partialText of its text is found there, or it holds
+//     at least partialText of the earlier article's, counted on the sampled
+//     shingles of the overlap (character 5-grams), the shingles of
+//     boilerplate sentences taken out of both.
+//
+// Either makes it a partial duplicate. The text measure is for the copy
+// that edits as it copies: a sentence cut short, a caption or a price glued
+// onto one without punctuation, a clause reworded. Such a sentence no longer
+// matches any, so a copy that keeps 90 % of the text can keep 30 % of the
+// sentences; its shingles still say 90 %. On real news it takes the
+// natural partial copies of the Sina feed from 54 of 74 linked to 67 of 74.
+//
+// The evaluation on real news chose the shares. The sentence shares catch
+// every first-60 % and first-80 % copy and 99 % of copies with another
+// site's header and footer, and flag no pair of unrelated stories. The text
+// share 0.8 links as many partial copies as 0.6 or 0.7 would and adds no
+// link between stories that only share a topic (CCTV's recurring reports,
+// 30–80 % alike): 0.6 added 40 such links, 0.7 added 9. An article of
+// fewer than shortArticle indexed sentences must be found whole, both
+// ways of measuring: a single shared sentence is a quote, not a copy.
 //
 // A partial duplicate links to the article it covers best, like any
 // duplicate, and joins its cluster; its verdict and its row carry both
-// coverages, so that an editor tells an excerpt of an article (This near 1)
-// from an expansion of one (That near 1).
+// coverages, each the larger of the two measures, so that an editor tells
+// an excerpt of an article (This near 1) from an expansion of one (That
+// near 1).
 const (
 	partialThis  = 0.6
 	partialThat  = 0.7
+	partialText  = 0.8
 	shortArticle = 3
+	// maxProspects is how many of the articles sharing a sentence with
+	// an article, those sharing most first, are measured by their text.
+	maxProspects = 16
 )
 
 // judgePartial decides whether fp, published at published, is a partial
@@ -38,7 +61,7 @@ const (
 // sentences.
 func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
 	links := linksFrom(fp, found, partialScope(fp, published, sc, opts))
-	ids := slices.DeleteFunc(partialCandidates(fp, links), apart.has)
+	ids := slices.DeleteFunc(partialProspects(links), apart.has)
 	if len(ids) == 0 {
 		return decision{status: StatusUnique}, nil
 	}
@@ -46,7 +69,7 @@ func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fin
 	if err != nil {
 		return decision{}, err
 	}
-	return decidePartial(fp, links, candidates, opts), nil
+	return decidePartial(fp, links, candidates, boilerplateShingles(fp, found), opts), nil
 }
 
 // partialScope says which articles a partial duplicate may link to: of its
@@ -59,34 +82,60 @@ func partialScope(fp fingerprint.Fingerprint, published time.Time, sc scope, opt
 	}
 }
 
-// partialCandidates returns the articles whose coverage makes fp a partial
-// duplicate of them.
-func partialCandidates(fp fingerprint.Fingerprint, links map[int64]*sharedArticle) []int64 {
-	thisMin := partialThis
-	if len(fp.Sentences) < shortArticle {
-		thisMin = 1
-	}
-	var ids []int64
-	for id, sa := range links {
-		if sa.coverage.This >= thisMin || sa.coverage.That >= partialThat {
-			ids = append(ids, id)
-		}
-	}
+// partialProspects returns, ascending, the articles of links worth
+// measuring: the maxProspects sharing most sentences with the article
+// (the larger coverage either way), then the earliest.
+func partialProspects(links map[int64]*sharedArticle) []int64 {
+	ids := slices.Collect(maps.Keys(links))
+	slices.SortFunc(ids, func(a, b int64) int {
+		ca, cb := links[a].coverage, links[b].coverage
+		return cmp.Or(-cmp.Compare(max(ca.This, ca.That), max(cb.This, cb.That)), cmp.Compare(a, b))
+	})
+	ids = ids[:min(len(ids), maxProspects)]
 	slices.Sort(ids)
 	return ids
 }
 
-// decidePartial is the decision on fp among the candidates that cover
-// enough of it: the one covering most (the larger coverage either way),
-// then most of this article, then the earliest.
-func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, opts Options) decision {
+// textCoverage is how much of fp's text is found in c's (This) and of c's
+// in fp's (That), by their sampled shingles, boilerplate's taken out of
+// both.
+func textCoverage(fp fingerprint.Fingerprint, c Candidate, boilerplate fingerprint.ShingleSet) Coverage {
+	own, theirs := fp.Shingles, c.Shingles
+	if len(boilerplate) > 0 {
+		own, theirs = own.Without(boilerplate), theirs.Without(boilerplate)
+	}
+	thisInThat, thatInThis := fingerprint.Coverage(own, theirs)
+	return Coverage{This: thisInThat, That: thatInThis}
+}
+
+// coversEnough reports whether the coverage of fp and a candidate by their
+// sentences or by their text makes fp its partial duplicate.
+func coversEnough(fp fingerprint.Fingerprint, sentences, text Coverage) bool {
+	thisMin := partialThis
+	if len(fp.Sentences) < shortArticle {
+		thisMin = 1
+	}
+	return sentences.This >= thisMin || sentences.That >= partialThat ||
+		text.This >= max(thisMin, partialText) || text.That >= partialText
+}
+
+// decidePartial is the decision on fp among the candidates, the articles
+// sharing sentences with it (links), boilerplate the shingles of its
+// boilerplate sentences: of those covering enough, the one covering most
+// (the larger coverage either way), then most of this article, then the
+// earliest.
+func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
 	matches := make([]Match, 0, len(candidates))
 	for _, c := range candidates {
+		sentences, text := links[c.ID].coverage, textCoverage(fp, c, boilerplate)
+		if !coversEnough(fp, sentences, text) {
+			continue
+		}
 		m := newMatch(fp, c, false)
-		m.Coverage = links[c.ID].coverage
+		m.Coverage = Coverage{This: max(sentences.This, text.This), That: max(sentences.That, text.That)}
 		matches = append(matches, m)
 	}
-	if len(matches) == 0 { // deleted since their sentences were read
+	if len(matches) == 0 { // none covers enough, or deleted since their sentences were read
 		return decision{status: StatusUnique}
 	}
 	slices.SortFunc(matches, func(a, b Match) int {
