@@ -47,7 +47,7 @@ func whyOpen(ev *evaluation, r goalRow) string {
 		if !n.Features.PartialStatus {
 			return "The server measured does not answer `partial_duplicate` yet: a partial copy is caught only when its whole-article fingerprint stays within 3 bits, which a copy missing a fifth or more of the text rarely does. This goal waits for the sentence-level verdict."
 		}
-		return "Partial copies whose shared sentences do not reach the coverage rule are missed."
+		return "Partial copies that share no sentence with their source, or reach neither the sentence nor the text share of the rule, are missed."
 	case r.Edit != "":
 		why := ""
 		if p, ok := n.Sweep.shipped(); ok {
