@@ -68,6 +68,16 @@ func (s *Store) Ping(ctx context.Context) error {
 	return interpretError(s.pool.Ping(ctx), "ping database")
 }
 
+// LockTableSize returns how many locks the server can hold at once, all
+// sessions together: the size of its shared lock table.
+func (s *Store) LockTableSize(ctx context.Context) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `
+		SELECT current_setting('max_locks_per_transaction')::int
+		     * (current_setting('max_connections')::int + current_setting('max_prepared_transactions')::int)`).Scan(&n)
+	return n, interpretError(err, "read the lock table's size")
+}
+
 // InTx runs fn in one READ COMMITTED transaction and commits if fn returns
 // nil; otherwise it rolls back and returns fn's error.
 func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {

@@ -63,7 +63,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 
 	results := make([]BatchResult, len(items))
 	position := make(map[*groupItem]int, len(items))
-	var group groupBuilder
+	group := groupBuilder{budget: s.groupLockBudget()}
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted.
 	store := func() error {

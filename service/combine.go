@@ -78,7 +78,7 @@ func (c *combiner) store(ctx context.Context, s *Service, it *groupItem) (Verdic
 // lead stores groups of waiting ingests until none waits.
 func (c *combiner) lead(s *Service) {
 	for {
-		round := c.next()
+		round := c.next(s.groupLockBudget())
 		if len(round) == 0 {
 			return
 		}
@@ -98,10 +98,10 @@ func (c *combiner) lead(s *Service) {
 // next takes the next group from the head of the queue, in the order the
 // ingests arrived, dropping those whose request has ended; none when the
 // queue is empty, and then the calling leader stops.
-func (c *combiner) next() []*waiter {
+func (c *combiner) next(budget int) []*waiter {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var b groupBuilder
+	b := groupBuilder{budget: budget}
 	var round []*waiter
 	taken := 0
 	for _, w := range c.queue {

@@ -22,14 +22,6 @@ import (
 // key — is stored article by article in its transaction, as Ingest stores
 // one: those are rare, and their order matters.
 
-// groupLockBudget bounds the advisory locks of one group. PostgreSQL keeps
-// every lock held in one table shared by all its sessions, sized
-// max_locks_per_transaction × max_connections (6,400 by default): at this
-// budget a pool of 16 connections storing groups at once holds at most
-// 4,096 (an article takes its key, four blocks and its sentences' locks,
-// about 22).
-const groupLockBudget = 256
-
 // groupItem is an article of a group: what was sent, its fingerprint, and
 // once stored, its verdict, or the error it met.
 type groupItem struct {
@@ -50,13 +42,15 @@ func (it *groupItem) locks() []LockKey {
 }
 
 // groupBuilder collects the items of the next group: it says when an item
-// does not fit — it would take the group beyond groupLockBudget locks, or
+// does not fit — it would take the group beyond budget locks
+// (lockbudget.go), or
 // its key is in the group already (a group inserts its articles at once, and
 // two of one key would collide: the second must see the first stored).
 type groupBuilder struct {
-	items []*groupItem
-	locks int
-	keys  map[ArticleKey]bool
+	budget int
+	items  []*groupItem
+	locks  int
+	keys   map[ArticleKey]bool
 }
 
 // fits reports whether it may join the group; a group of none takes any.
@@ -64,7 +58,7 @@ func (b *groupBuilder) fits(it *groupItem) bool {
 	if len(b.items) == 0 {
 		return true
 	}
-	return b.locks+len(it.locks()) <= groupLockBudget && !b.keys[it.key()]
+	return b.locks+len(it.locks()) <= b.budget && !b.keys[it.key()]
 }
 
 // add puts it in the group.
@@ -80,7 +74,7 @@ func (b *groupBuilder) add(it *groupItem) {
 // take returns the group and starts a new one.
 func (b *groupBuilder) take() []*groupItem {
 	g := b.items
-	*b = groupBuilder{}
+	*b = groupBuilder{budget: b.budget}
 	return g
 }
 
@@ -95,7 +89,14 @@ func (it *groupItem) key() ArticleKey {
 // (KindUnavailable, or the context's), which the items left unstored carry
 // too.
 func (s *Service) storeGroup(ctx context.Context, g []*groupItem) error {
-	err := s.saveGroup(ctx, g)
+	release, err := s.takeGroupTurn(ctx)
+	if err != nil {
+		failGroup(g, err)
+		return err
+	}
+	defer release()
+	s.learnLockBudget(ctx)
+	err = s.saveGroup(ctx, g)
 	if err == nil {
 		return nil
 	}

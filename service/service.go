@@ -24,15 +24,17 @@ const CandidateCap = 1000
 // Service is newsdedup's domain: ingest, check, read and delete articles.
 // It is safe for concurrent use.
 type Service struct {
-	store     Store
-	algorithm fingerprint.Algorithm
-	defaults  Options
-	now       func() time.Time
-	workers   int           // how many texts are fingerprinted at once, in all requests together
-	slots     chan struct{} // one per text being fingerprinted; see fingerprint
-	sentences bool          // keep the sentence index (see WithoutSentenceIndex)
-	editorial editorial     // the keep rule; see editorial.go
-	combined  combiner      // single ingests waiting to be stored together; see combine.go
+	store      Store
+	algorithm  fingerprint.Algorithm
+	defaults   Options
+	now        func() time.Time
+	workers    int           // how many texts are fingerprinted at once, in all requests together
+	slots      chan struct{} // one per text being fingerprinted; see fingerprint
+	sentences  bool          // keep the sentence index (see WithoutSentenceIndex)
+	editorial  editorial     // the keep rule; see editorial.go
+	combined   combiner      // single ingests waiting to be stored together; see combine.go
+	groupTurns chan struct{} // one per group being stored; see lockbudget.go
+	budget     lockBudget    // the locks a group may hold; see lockbudget.go
 }
 
 // Setting changes how New builds a Service.
@@ -60,13 +62,14 @@ func New(store Store, algorithm fingerprint.Algorithm, defaults Options, setting
 	}
 	workers := runtime.GOMAXPROCS(0)
 	s := &Service{
-		store:     store,
-		algorithm: algorithm,
-		defaults:  defaults,
-		now:       time.Now,
-		workers:   workers,
-		slots:     make(chan struct{}, workers),
-		sentences: true,
+		store:      store,
+		algorithm:  algorithm,
+		defaults:   defaults,
+		now:        time.Now,
+		workers:    workers,
+		slots:      make(chan struct{}, workers),
+		sentences:  true,
+		groupTurns: make(chan struct{}, groupWriters(workers)),
 	}
 	for _, set := range settings {
 		set(s)

@@ -22,6 +22,10 @@ type Store interface {
 	InTx(ctx context.Context, fn func(Tx) error) error
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
+	// LockTableSize returns how many locks the server can hold at once,
+	// all sessions together (max_locks_per_transaction × (max_connections
+	// + max_prepared_transactions)).
+	LockTableSize(ctx context.Context) (int, error)
 }
 
 // Reader holds the queries, inside a transaction or outside.
