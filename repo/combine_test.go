@@ -30,18 +30,26 @@ func (c *beginCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pg
 
 func (c *beginCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
+// newCountingStore opens a store on a fresh database, as newStore does, and
+// counts the transactions it begins.
+func newCountingStore(tb testing.TB, maxConns int32) (*repo.Store, *beginCounter) {
+	tb.Helper()
+	begins := &beginCounter{}
+	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns, Tracer: begins})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(st.Close)
+	return st, begins
+}
+
 // TestConcurrentIngestsAreStoredTogether sends 60 unrelated articles at
 // once through Ingest: each is stored and answered as on its own, but they
 // share transactions — the articles that arrive while others are being
 // stored wait and are stored together.
 func TestConcurrentIngestsAreStoredTogether(t *testing.T) {
 	const articles = 60
-	var begins beginCounter
-	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 8, Tracer: &begins})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st, begins := newCountingStore(t, 8)
 	svc := newService(t, st)
 	ctx := context.Background()
 	originals := novel(t).Originals(rand.New(rand.NewPCG(61, 3)), articles, 800, 1500)

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/newsdedup/newsdedup/repo"
-	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -36,12 +34,7 @@ func TestLockTableSize(t *testing.T) {
 // stored.
 func TestGroupsGrowOnceTheLockTableIsKnown(t *testing.T) {
 	const perBatch = 20
-	var begins beginCounter
-	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 8, Tracer: &begins})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st, begins := newCountingStore(t, 8)
 	svc := newService(t, st)
 	ctx := context.Background()
 	originals := novel(t).Originals(rand.New(rand.NewPCG(71, 5)), 5*perBatch, 800, 1500)
