@@ -26,8 +26,14 @@ import (
 //     folds the words that carry content — nouns, verbs, adjectives, idioms,
 //     abbreviations, foreign words, numbers and times, by jieba's part of
 //     speech — weighed by TF-IDF; a sentence with fewer than
-//     minSentenceWords of them gets none and is found by its exact hash
-//     alone: a short text's simhash is unreliable.
+//     minSentenceWords of them, or shorter than minSimhashRunes
+//     characters, gets none and is found by its exact hash alone: a short
+//     text's simhash is unreliable. The length floor was chosen on real
+//     news: giving sentences of 10–19 characters no simhash changed no
+//     figure of make eval (2 of 1,204 shared-sentence links lost, no
+//     verdict), and takes the sentences with a simhash from 91.9 % to
+//     81.6 % of the 31 a Sina article has: 11 % fewer entries in the
+//     eight block indexes, and 10 % fewer index probes a lookup.
 //
 // At most MaxSentences sentences of a body are indexed (the first): a real
 // article has 12 at the median and 83 at the 99th percentile, and a body of
@@ -36,6 +42,7 @@ import (
 const (
 	MinSentenceRunes = 10
 	minSentenceWords = 4
+	minSimhashRunes  = 20
 	MaxSentences     = 256
 )
 
@@ -82,7 +89,9 @@ func (d *Dictionary) sentencesOf(pieces []piece, skip bool) []Sentence {
 		}
 		seen[h] = true
 		s := Sentence{Start: p.startRune, End: p.endRune, Runes: runes, TextHash: h}
-		s.Simhash, s.Words, s.HasSimhash = d.sentenceSimhash(p.words)
+		if runes >= minSimhashRunes {
+			s.Simhash, s.Words, s.HasSimhash = d.sentenceSimhash(p.words)
+		}
 		out = append(out, s)
 	}
 	return out

@@ -62,3 +62,26 @@ func TestSentencesSplitTheSameWhateverThePunctuation(t *testing.T) {
 		}
 	}
 }
+
+// TestShortSentencesHaveNoSimhash: a sentence under 20 characters is found
+// by its exact hash alone, however many content words it has; a longer one
+// with enough content words gets a simhash.
+func TestShortSentencesHaveNoSimhash(t *testing.T) {
+	t.Parallel()
+	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	short := "国家统计局发布全国居民消费价格数据。"      // 17 characters, 5 content words
+	long := "国家统计局今天发布了十月份全国居民消费价格数据。" // 23 characters
+	fp, err := alg.Fingerprint(context.Background(), fingerprint.Document{Title: "标题", Body: short + "\n" + long})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fp.Sentences) != 2 {
+		t.Fatalf("%d sentences indexed, want 2", len(fp.Sentences))
+	}
+	if s := fp.Sentences[0]; s.HasSimhash || s.Runes >= 20 {
+		t.Errorf("the short sentence (%d characters) has a simhash: %v", s.Runes, s.HasSimhash)
+	}
+	if s := fp.Sentences[1]; !s.HasSimhash {
+		t.Errorf("the long sentence (%d characters) has no simhash", s.Runes)
+	}
+}

@@ -29,7 +29,7 @@ func writeSentenceLookup(b *strings.Builder, r *SentenceLookupResult, goals bool
 	} else {
 		w("The real part is the first %s articles of the Sina corpus (in `%s`; read at run time, never copied into the repository), ", num(r.RealArticles), r.CorporaDir)
 	}
-	w("stored through the service's own write path (`service.IngestBatch` on a `repo.Store`, in-process, batches of %d; %s refused as invalid, such as an empty body): %s sentence rows, **%.1f per article**, %.1f %% without a simhash (fewer than four content words). The next %s articles of the same source are held back, unstored, to query.\n\n",
+	w("stored through the service's own write path (`service.IngestBatch` on a `repo.Store`, in-process, batches of %d; %s refused as invalid, such as an empty body): %s sentence rows, **%.1f per article**, %.1f %% without a simhash (fewer than four content words, or under 20 characters). The next %s articles of the same source are held back, unstored, to query.\n\n",
 		sentenceIngestBatch, num(r.RealRefused), num(r.RealRows), r.RowsPerArticle, 100*r.RealNoSimhash, num(r.UnstoredArticles))
 	w("The bulk is %s synthetic sentence rows on %s synthetic articles (%d sentences each, the real mean, written together as the service writes an article's), with uniformly random simhashes (block columns from `fingerprint.BlocksOf`, as the service computes them) and text hashes; each takes the length, word count and simhash-or-none of a real sentence drawn at random, so a row weighs what a real one weighs. Loaded with COPY, the eight block indexes, the text hash's index and the foreign key to articles dropped during it and restored after it:\n\n",
 		num(r.BulkRows), num(r.BulkArticles), r.BulkPerArticle)
