@@ -227,44 +227,16 @@ func ingestBatches(articles []corpus.Article, size int, prefix string) ([][]byte
 func benchIngest(ctx context.Context, baseURL string, batches [][]byte, articles int, textBytes int64, clients, size int) (IngestResult, error) {
 	client := newClient(clients)
 	defer client.CloseIdleConnections()
-	var (
-		next     atomic.Int64
-		mu       sync.Mutex
-		lat      []float64
-		statuses = map[string]int{}
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	start := time.Now()
-	for range clients {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(batches) || ctx.Err() != nil {
-					return
-				}
-				t0 := time.Now()
-				got, err := postBatch(ctx, client, baseURL, batches[i])
-				ms := time.Since(t0).Seconds() * 1000
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				lat = append(lat, ms)
-				for k, v := range got {
-					statuses[k] += v
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start).Seconds()
-	if firstErr != nil {
-		return IngestResult{}, firstErr
+	statuses := map[string]int{}
+	lat, elapsed, err := fanOut(ctx, clients, len(batches), func(i int) (map[string]int, error) {
+		return postBatch(ctx, client, baseURL, batches[i])
+	}, func(got map[string]int, _ error) {
+		for k, v := range got {
+			statuses[k] += v
+		}
+	})
+	if err != nil {
+		return IngestResult{}, err
 	}
 	return IngestResult{
 		Clients:   clients,

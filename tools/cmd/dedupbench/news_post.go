@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -73,55 +71,29 @@ func newsSingleRequests(items []newsItem) ([]newsRequest, error) {
 func postNews(ctx context.Context, baseURL, path string, requests []newsRequest, clients int) (NewsRun, error) {
 	client := newClient(clients)
 	defer client.CloseIdleConnections()
-	var (
-		next     atomic.Int64
-		mu       sync.Mutex
-		lat      []float64
-		statuses = map[string]int{}
-		httpErrs = map[string]int{}
-		sent     int
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	start := time.Now()
-	for range clients {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(requests) || ctx.Err() != nil {
-					return
-				}
-				t0 := time.Now()
-				code, verdicts, err := postNewsRequest(ctx, client, baseURL+path, requests[i].body)
-				ms := time.Since(t0).Seconds() * 1000
-				mu.Lock()
-				switch {
-				case err != nil:
-					if firstErr == nil {
-						firstErr = fmt.Errorf("POST %s: %w", path, err)
-					}
-				case code/100 != 2:
-					httpErrs["http_"+strconv.Itoa(code)]++
-				}
-				sent += requests[i].articles
-				lat = append(lat, ms)
-				for k, v := range verdicts {
-					statuses[k] += v
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		})
+	type answer struct {
+		code     int
+		verdicts map[string]int
+		articles int
 	}
-	wg.Wait()
-	elapsed := time.Since(start).Seconds()
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = fmt.Errorf("POST %s: %w", path, ctx.Err())
+	statuses, httpErrs, sent := map[string]int{}, map[string]int{}, 0
+	lat, elapsed, err := fanOut(ctx, clients, len(requests), func(i int) (answer, error) {
+		code, verdicts, err := postNewsRequest(ctx, client, baseURL+path, requests[i].body)
+		return answer{code: code, verdicts: verdicts, articles: requests[i].articles}, err
+	}, func(a answer, err error) {
+		if err == nil && a.code/100 != 2 {
+			httpErrs["http_"+strconv.Itoa(a.code)]++
+		}
+		sent += a.articles
+		for k, v := range a.verdicts {
+			statuses[k] += v
+		}
+	})
+	if err == nil {
+		err = ctx.Err()
 	}
-	if firstErr != nil {
-		return NewsRun{}, firstErr
+	if err != nil {
+		return NewsRun{}, fmt.Errorf("POST %s: %w", path, err)
 	}
 	run := NewsRun{Seconds: elapsed, PerSecond: float64(sent) / elapsed, Sent: sent, Statuses: statuses, RequestMS: summarize(lat)}
 	if len(httpErrs) > 0 {
