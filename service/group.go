@@ -320,11 +320,13 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 		return nil
 	}
 	links := make(map[int]map[int64]*sharedArticle, len(undecided))
+	prospects := make(map[int][]int64, len(undecided))
 	var storedIDs []int64
 	for _, i := range undecided {
 		it := g[i]
 		links[i] = linksFrom(it.fp, found[i], partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts))
-		for _, id := range partialProspects(links[i]) {
+		prospects[i] = partialProspects(links[i])
+		for _, id := range prospects[i] {
 			if !isGroupID(id, ids) {
 				storedIDs = append(storedIDs, id)
 			}
@@ -341,7 +343,7 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 	}
 	for _, i := range undecided {
 		var candidates []Candidate
-		for _, id := range partialProspects(links[i]) {
+		for _, id := range prospects[i] {
 			if j := slices.Index(ids, id); j >= 0 {
 				candidates = append(candidates, groupCandidate(g[j], id))
 			} else if c, ok := byID[id]; ok {
