@@ -96,13 +96,13 @@ func partialProspects(links map[int64]*sharedArticle) []int64 {
 	return ids
 }
 
-// textCoverage is how much of fp's text is found in c's (This) and of c's
-// in fp's (That), by their sampled shingles, boilerplate's taken out of
-// both.
-func textCoverage(fp fingerprint.Fingerprint, c Candidate, boilerplate fingerprint.ShingleSet) Coverage {
-	own, theirs := fp.Shingles, c.Shingles
+// textCoverage is how much of an article's text, own (its shingles without
+// boilerplate's), is found in c's (This) and of c's in it (That), by their
+// sampled shingles, boilerplate's taken out of c's too.
+func textCoverage(own fingerprint.ShingleSet, c Candidate, boilerplate fingerprint.ShingleSet) Coverage {
+	theirs := c.Shingles
 	if len(boilerplate) > 0 {
-		own, theirs = own.Without(boilerplate), theirs.Without(boilerplate)
+		theirs = theirs.Without(boilerplate)
 	}
 	thisInThat, thatInThis := fingerprint.Coverage(own, theirs)
 	return Coverage{This: thisInThat, That: thatInThis}
@@ -125,9 +125,13 @@ func coversEnough(fp fingerprint.Fingerprint, sentences, text Coverage) bool {
 // (the larger coverage either way), then most of this article, then the
 // earliest.
 func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
+	own := fp.Shingles
+	if len(boilerplate) > 0 {
+		own = own.Without(boilerplate)
+	}
 	matches := make([]Match, 0, len(candidates))
 	for _, c := range candidates {
-		sentences, text := links[c.ID].coverage, textCoverage(fp, c, boilerplate)
+		sentences, text := links[c.ID].coverage, textCoverage(own, c, boilerplate)
 		if !coversEnough(fp, sentences, text) {
 			continue
 		}
