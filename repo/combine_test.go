@@ -18,38 +18,29 @@ import (
 	"github.com/newsdedup/newsdedup/service"
 )
 
-// statementCounter counts the statements a store runs that match.
-type statementCounter struct {
-	match func(sql string) bool
-	n     atomic.Int64
-}
+// beginCounter counts the transactions a store begins.
+type beginCounter struct{ n atomic.Int64 }
 
-func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
-	if c.match(strings.ToLower(strings.TrimSpace(data.SQL))) {
+func (c *beginCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(data.SQL)), "begin") {
 		c.n.Add(1)
 	}
 	return ctx
 }
 
-func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *beginCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 // newCountingStore opens a store on a fresh database, as newStore does, and
 // counts the transactions it begins.
-func newCountingStore(tb testing.TB, maxConns int32) (*repo.Store, *statementCounter) {
-	return openCountingStore(tb, maxConns, func(sql string) bool { return strings.HasPrefix(sql, "begin") })
-}
-
-// openCountingStore opens a store on a fresh database, as newStore does, and
-// counts the statements it runs whose SQL (lower case) matches.
-func openCountingStore(tb testing.TB, maxConns int32, match func(sql string) bool) (*repo.Store, *statementCounter) {
+func newCountingStore(tb testing.TB, maxConns int32) (*repo.Store, *beginCounter) {
 	tb.Helper()
-	counter := &statementCounter{match: match}
-	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns, Tracer: counter})
+	begins := &beginCounter{}
+	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns, Tracer: begins})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(st.Close)
-	return st, counter
+	return st, begins
 }
 
 // TestConcurrentIngestsAreStoredTogether sends 60 unrelated articles at

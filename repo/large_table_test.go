@@ -223,7 +223,7 @@ func (lt *largeTable) bruteForce(t *testing.T, h uint64) map[int64]int {
 
 func (lt *largeTable) testPlan(t *testing.T) {
 	ctx := context.Background()
-	q := service.NearQuery{Simhash: lt.real[0], Version: lt.version, MaxDistance: 3, Limit: 1000, SetsFor: 64}
+	q := service.NearQuery{Simhash: lt.real[0], Version: lt.version, MaxDistance: 3, Limit: 1000}
 	args := repo.NearCandidatesArgs([]service.NearQuery{q})
 
 	t.Run("custom plan", func(t *testing.T) {

@@ -66,7 +66,7 @@ func collectArticles(rows pgx.Rows, err error, doing string) ([]service.Article,
 // exactMatchesSQL finds, for each content hash ($1, one element a query),
 // the stored articles with that text, earliest ingested first.
 const exactMatchesSQL = `
-	SELECT q.i, false AS sets_omitted, c.*
+	SELECT q.i, c.*
 	FROM unnest($1::bytea[]) WITH ORDINALITY AS q(content_hash, i)
 	CROSS JOIN LATERAL (
 	    SELECT ` + candidateColumns + `
@@ -96,46 +96,29 @@ func (q queries) ExactMatches(ctx context.Context, eqs []service.ExactQuery) ([]
 }
 
 // nearCandidatesSQL is the candidate query (see the package comment), for
-// several fingerprints at once, one element of each array $1–$14 a query: a
+// several fingerprints at once, one element of each array $1–$13 a query: a
 // match in at least one block of family A and at least one of family B,
 // which the planner answers with a BitmapAnd of two BitmapOrs over the eight
 // block indexes, then the Hamming distance verified on the few rows that
 // remain. The plan test runs it through export_test.go; the benchmarks see
 // it through Options.Tracer, as the service runs it.
-//
-// Only the closest candidates travel with their word and shingle sets
-// (hundreds of integers each): those that fewer than the query's sets_for
-// candidates are closer than, so whole distance levels, every candidate as
-// close as one read with its sets read too. The others come with NULL sets
-// and sets_omitted true (NearQuery.SetsFor; NULL reads them all).
 const nearCandidatesSQL = `
 	SELECT q.i, c.*
 	FROM unnest($1::int2[], $2::int2[], $3::int2[], $4::int2[], $5::int2[], $6::int2[], $7::int2[], $8::int2[],
-	            $9::int8[], $10::int4[], $11::timestamptz[], $12::timestamptz[], $13::int4[], $14::int4[])
-	     WITH ORDINALITY AS q(a0, a1, a2, a3, b0, b1, b2, b3, simhash, max_distance, published_from, published_to, lim, sets_for, i)
+	            $9::int8[], $10::int4[], $11::timestamptz[], $12::timestamptz[], $13::int4[])
+	     WITH ORDINALITY AS q(a0, a1, a2, a3, b0, b1, b2, b3, simhash, max_distance, published_from, published_to, lim, i)
 	CROSS JOIN LATERAL (
-	    SELECT (n.closer >= q.sets_for) IS TRUE AS sets_omitted,
-	           n.id, n.external_id, n.source, n.title, n.published_at, n.simhash,
-	           CASE WHEN n.closer >= q.sets_for THEN NULL ELSE n.words END AS words,
-	           n.content_hash,
-	           CASE WHEN n.closer >= q.sets_for THEN NULL ELSE n.shingles END AS shingles,
-	           n.cluster_id
-	    FROM (
-	        SELECT a.id, a.external_id, a.source, a.title, a.published_at, a.simhash, a.content_hash, a.cluster_id,
-	               a.words, a.shingles, bit_count((a.simhash # q.simhash)::bit(64)) AS distance,
-	               rank() OVER (ORDER BY bit_count((a.simhash # q.simhash)::bit(64))) - 1 AS closer
-	        FROM articles a
-	        WHERE (a.a0 = q.a0 OR a.a1 = q.a1 OR a.a2 = q.a2 OR a.a3 = q.a3)
-	          AND (a.b0 = q.b0 OR a.b1 = q.b1 OR a.b2 = q.b2 OR a.b3 = q.b3)
-	          AND a.fingerprint_version = $15
-	          AND bit_count((a.simhash # q.simhash)::bit(64)) <= q.max_distance
-	          AND a.published_at BETWEEN q.published_from AND q.published_to
-	          AND a.id <> $16
-	          AND (a.ingested_at < $17 OR $17 IS NULL)
-	        ORDER BY distance, a.id
-	        LIMIT q.lim
-	    ) n
-	    ORDER BY n.distance, n.id
+	    SELECT ` + candidateColumns + `
+	    FROM articles a
+	    WHERE (a.a0 = q.a0 OR a.a1 = q.a1 OR a.a2 = q.a2 OR a.a3 = q.a3)
+	      AND (a.b0 = q.b0 OR a.b1 = q.b1 OR a.b2 = q.b2 OR a.b3 = q.b3)
+	      AND a.fingerprint_version = $14
+	      AND bit_count((a.simhash # q.simhash)::bit(64)) <= q.max_distance
+	      AND a.published_at BETWEEN q.published_from AND q.published_to
+	      AND a.id <> $15
+	      AND (a.ingested_at < $16 OR $16 IS NULL)
+	    ORDER BY bit_count((a.simhash # q.simhash)::bit(64)), a.id
+	    LIMIT q.lim
 	) c`
 
 // NearCandidates returns, for each query, the articles within its
@@ -158,8 +141,7 @@ func nearCandidatesArgs(nqs []service.NearQuery) []any {
 	for j := range blocks {
 		blocks[j] = make([]int16, n)
 	}
-	simhashes, distances := make([]int64, n), make([]int32, n)
-	limits, setsFor := make([]*int32, n), make([]*int32, n)
+	simhashes, distances, limits := make([]int64, n), make([]int32, n), make([]*int32, n)
 	from, to := make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n)
 	for i, nq := range nqs {
 		for j, v := range blockArgs(nq.Simhash) {
@@ -171,21 +153,17 @@ func nearCandidatesArgs(nqs []service.NearQuery) []any {
 			l := int32(nq.Limit)
 			limits[i] = &l
 		}
-		if nq.SetsFor > 0 {
-			f := int32(nq.SetsFor)
-			setsFor[i] = &f
-		}
 	}
-	args := make([]any, 0, 17)
+	args := make([]any, 0, 16)
 	for _, b := range blocks {
 		args = append(args, b)
 	}
 	first := nqs[0]
-	return append(args, simhashes, distances, from, to, limits, setsFor, first.Version, first.ExcludeID, timeArg(first.Before))
+	return append(args, simhashes, distances, from, to, limits, first.Version, first.ExcludeID, timeArg(first.Before))
 }
 
-// collectPerQuery reads rows of (query number from 1, whether the sets
-// were left out, candidate columns) into one list per query.
+// collectPerQuery reads rows of (query number from 1, candidate columns)
+// into one list per query.
 func collectPerQuery(rows pgx.Rows, err error, queries int, doing string) ([][]service.Candidate, error) {
 	if err != nil {
 		return nil, interpretError(err, doing)
@@ -193,9 +171,7 @@ func collectPerQuery(rows pgx.Rows, err error, queries int, doing string) ([][]s
 	out := make([][]service.Candidate, queries)
 	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
 		var i int64
-		var omitted bool
-		c, err := scanCandidate(row, &i, &omitted)
-		c.SetsOmitted = omitted
+		c, err := scanCandidate(row, &i)
 		if err == nil && i >= 1 && int(i) <= queries {
 			out[i-1] = append(out[i-1], c)
 		}

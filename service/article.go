@@ -201,8 +201,4 @@ type Candidate struct {
 	ContentHash [sha256.Size]byte
 	Shingles    fingerprint.ShingleSet
 	ClusterID   int64
-	// SetsOmitted says that Words and Shingles were not read: a near
-	// candidate farther than the closest (NearQuery.SetsFor). Reader's
-	// Candidates reads them.
-	SetsOmitted bool
 }

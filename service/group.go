@@ -252,7 +252,7 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 			}
 		}
 		exacts[i], nears[i] = ex, nr
-		decisions[i], counts[i] = decide(it.fp, ex, withSets(nr), it.opts), len(near[i])
+		decisions[i], counts[i] = decide(it.fp, ex, nr, it.opts), len(near[i])
 		if needsBoilerplateCheck(it.fp, decisions[i]) || (decisions[i].best == nil && len(it.fp.Sentences) > 0) {
 			searched = append(searched, i)
 		}
@@ -261,16 +261,11 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, i := range searched {
-		if needsBoilerplateCheck(g[i].fp, decisions[i]) {
-			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], withSets(nears[i]), found[i], g[i].opts)
-		}
-	}
-	if err := decideWithAllSets(ctx, r, g, exacts, nears, found, decisions); err != nil {
-		return nil, nil, err
-	}
 	var undecided []int
 	for _, i := range searched {
+		if needsBoilerplateCheck(g[i].fp, decisions[i]) {
+			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], nears[i], found[i], g[i].opts)
+		}
 		if decisions[i].best == nil {
 			undecided = append(undecided, i)
 		}
@@ -279,39 +274,6 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 		return nil, nil, err
 	}
 	return decisions, counts, nil
-}
-
-// decideWithAllSets decides again, on all their candidates, the articles of
-// a group whose verdicts the candidates read without their sets might
-// change (candidatesets.go), reading those sets in one statement. An
-// article whose sentences were not looked up needs no boilerplate check
-// now either: it has no indexed sentence, or its best match is an exact
-// copy, which stays first.
-func decideWithAllSets(ctx context.Context, r Reader, g []*groupItem, exacts, nears [][]Candidate,
-	found map[int][]SentenceMatch, decisions []decision) error {
-	var short []int
-	var lists [][]Candidate
-	for i := range g {
-		if needsAllSets(decisions[i], nears[i], g[i].opts) {
-			short, lists = append(short, i), append(lists, nears[i])
-		}
-	}
-	if len(short) == 0 {
-		return nil
-	}
-	read, err := readSets(ctx, r, lists)
-	if err != nil {
-		return err
-	}
-	for k, i := range short {
-		it := g[i]
-		nears[i] = read[k]
-		decisions[i] = decide(it.fp, exacts[i], nears[i], it.opts)
-		if needsBoilerplateCheck(it.fp, decisions[i]) {
-			decisions[i] = redecide(it.fp, decisions[i], exacts[i], nears[i], found[i], it.opts)
-		}
-	}
-	return nil
 }
 
 // groupSentenceSearch looks up the sentences of the articles searched of a

@@ -27,11 +27,9 @@ type scope struct {
 // scope and decides; a near duplicate that only boilerplate sentences join
 // to it is none (boilerplate.go). When there is none, it looks for the
 // article it is a partial duplicate of (partial.go). Both steps share one
-// search of the sentence index. Near candidates beyond the closest come
-// without their sets, read only when the closest leave the verdict short
-// (candidatesets.go). Either way it leaves out the articles an editor
-// separated from the article judged (sc.self). It also returns how many
-// candidates the article index query gave.
+// search of the sentence index. Either way it leaves out the articles an
+// editor separated from the article judged (sc.self). It also returns how
+// many candidates the article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
 	exact, err := r.ExactMatches(ctx, []ExactQuery{exactQuery(fp, sc)})
@@ -47,40 +45,22 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 		return decision{}, 0, err
 	}
 	exactKept, nearKept := apart.drop(exact[0]), apart.drop(near[0])
+	d := decide(fp, exactKept, nearKept, opts)
 	// One search of the sentence index serves both steps: the boilerplate
 	// check of a near match, and the partial step of an article left without
 	// one (the check only takes matches away).
-	var found []SentenceMatch
-	searched := false
-	decideNear := func(near []Candidate) (decision, error) {
-		d := decide(fp, exactKept, withSets(near), opts)
-		if !needsBoilerplateCheck(fp, d) && (d.best != nil || len(fp.Sentences) == 0) {
-			return d, nil
-		}
-		if !searched {
-			if found, err = r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude)); err != nil {
-				return decision{}, err
-			}
-			searched = true
+	if needsBoilerplateCheck(fp, d) || (d.best == nil && len(fp.Sentences) > 0) {
+		found, err := r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude))
+		if err != nil {
+			return decision{}, 0, err
 		}
 		if needsBoilerplateCheck(fp, d) {
-			d = redecide(fp, d, exactKept, withSets(near), found, opts)
+			d = redecide(fp, d, exactKept, nearKept, found, opts)
 		}
-		return d, nil
-	}
-	d, err := decideNear(nearKept)
-	if err == nil && needsAllSets(d, nearKept, opts) {
-		var read [][]Candidate
-		if read, err = readSets(ctx, r, [][]Candidate{nearKept}); err == nil {
-			d, err = decideNear(read[0])
-		}
-	}
-	if err != nil {
-		return decision{}, 0, err
-	}
-	if d.best == nil && len(fp.Sentences) > 0 {
-		if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, apart); err != nil {
-			return decision{}, 0, err
+		if d.best == nil {
+			if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, apart); err != nil {
+				return decision{}, 0, err
+			}
 		}
 	}
 	return d, len(near[0]), nil
@@ -104,7 +84,6 @@ func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts O
 		ExcludeID:   sc.exclude,
 		Before:      sc.before,
 		Limit:       CandidateCap,
-		SetsFor:     setsFor(opts),
 	}
 }
 

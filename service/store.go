@@ -135,11 +135,6 @@ type NearQuery struct {
 	ExcludeID   int64     // an article not to return, 0 for none
 	Before      time.Time // only articles ingested before this; zero for all
 	Limit       int       // at most this many, closest first
-	// SetsFor reads the word and shingle sets of the closest candidates
-	// only: those that fewer than SetsFor candidates are closer than (so
-	// whole distance levels); the others come with SetsOmitted. 0 reads
-	// every candidate's sets.
-	SetsFor int
 }
 
 // ArticleKey is the client's key of an article.
