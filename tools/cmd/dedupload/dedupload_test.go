@@ -2,11 +2,20 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
 )
 
 func TestPercentile(t *testing.T) {
@@ -204,10 +213,127 @@ func TestParseFlags(t *testing.T) {
 	if s.Clients != 50 || s.Duration != time.Minute || s.MinRequests != 100_000 || s.MaxDuration != 8*time.Minute || s.Pool != 16 {
 		t.Errorf("parseFlags() defaults = %+v, want 50 clients, 60 s, 100000 requests, 8 min cap, pool 16", s)
 	}
-	for _, args := range [][]string{{"-clients", "0"}, {"-duration", "10m"}, {"extra"}, {"-nope"}} {
+	// Real news, all of it, from ../shared/corpora beside the repository.
+	if s.Corpus != corpusNews || s.Articles != 0 || filepath.Base(s.Corpora) != "corpora" || filepath.Base(filepath.Dir(s.Corpora)) != "shared" {
+		t.Errorf("parseFlags() defaults: corpus %q, articles %d, corpora %q; want news, 0 (all), …/shared/corpora", s.Corpus, s.Articles, s.Corpora)
+	}
+	s, err = parseFlags([]string{"-corpus", "novel", "-corpora", "/x/y", "-articles", "300"}, io.Discard)
+	if err != nil || s.Corpus != corpusNovel || s.Corpora != "/x/y" || s.Articles != 300 {
+		t.Errorf("parseFlags(-corpus novel -corpora /x/y -articles 300) = %+v, %v", s, err)
+	}
+	for _, args := range [][]string{{"-clients", "0"}, {"-duration", "10m"}, {"extra"}, {"-nope"}, {"-corpus", "sina"}, {"-articles", "-1"}} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q) error = nil, want one", args)
 		}
+	}
+}
+
+// testNovel loads the novel once for the tests that cut from it.
+var testNovel = sync.OnceValues(corpus.LoadNovel)
+
+// writeCorpus writes lines as a plain .jsonl corpus file named after corpus
+// name into dir, as newscorpus.Read reads it. The text is the test's own.
+func writeCorpus(t *testing.T, dir, name string, lines []map[string]any) {
+	t.Helper()
+	var b bytes.Buffer
+	for _, l := range lines {
+		data, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[name]), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadArticlesReadsBothCorporaShuffled(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeCorpus(t, dir, newscorpus.Sina, []map[string]any{
+		{"id": 1, "title": "新浪一", "text": "第一篇的正文。"},
+		{"id": 2, "title": "新浪二", "text": "  \n "}, // blank: the service would refuse it
+		{"id": 3, "title": "新浪三", "text": "第三篇的正文。"},
+	})
+	writeCorpus(t, dir, newscorpus.CCTV, []map[string]any{
+		{"id": "a", "date": "2023-05-06", "title": "央视一", "text": "央视第一篇。"},
+		{"id": "b", "date": "2023-05-06", "title": "央视二", "text": "央视第二篇。"},
+	})
+	s := settings{Corpus: corpusNews, Corpora: dir, Seed: 1}
+	src, got, err := loadArticles(t.Context(), s, nil) // the news needs no novel
+	if err != nil {
+		t.Fatalf("loadArticles() error: %v", err)
+	}
+	want := articleSource{Source: corpusNews, Dir: dir, Sina: 2, CCTV: 2, Blank: 1, Texts: 4}
+	if src != want {
+		t.Errorf("loadArticles() source = %+v, want %+v", src, want)
+	}
+	var titles []string
+	for _, a := range got {
+		titles = append(titles, a.Title)
+	}
+	if sorted := slices.Sorted(slices.Values(titles)); !slices.Equal(sorted, []string{"央视一", "央视二", "新浪一", "新浪三"}) {
+		t.Errorf("loadArticles() titles = %q, want both corpora's without the blank body", titles)
+	}
+	if slices.Equal(titles, []string{"新浪一", "新浪三", "央视一", "央视二"}) {
+		t.Errorf("loadArticles() titles = %q: in the files' order, not shuffled", titles)
+	}
+
+	// The same seed, the same order; -articles keeps the first so many.
+	s.Articles = 3
+	src, capped, err := loadArticles(t.Context(), s, nil)
+	if err != nil || len(capped) != 3 || src.Texts != 3 || src.Sina+src.CCTV != 3 || !slices.Equal(capped, got[:3]) {
+		t.Errorf("loadArticles(-articles 3) = %+v, %v, %v; want the first 3 of %v", src, capped, err, got)
+	}
+	if desc := src.description(); !strings.Contains(desc, "from real news (") || !strings.Contains(desc, "CCTV articles from `"+dir+"`, shuffled)") {
+		t.Errorf("description() = %q", desc)
+	}
+}
+
+func TestLoadArticlesFallsBackToTheNovel(t *testing.T) {
+	t.Parallel()
+	novel, err := testNovel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlySina := t.TempDir()
+	writeCorpus(t, onlySina, newscorpus.Sina, []map[string]any{{"id": 1, "title": "新浪一", "text": "正文。"}})
+	for _, tt := range []struct {
+		dir, why string
+	}{
+		{filepath.Join(t.TempDir(), "nowhere"), "does not exist"},
+		{onlySina, newscorpus.Files[newscorpus.CCTV]}, // both corpora or neither
+	} {
+		src, got, err := loadArticles(t.Context(), settings{Corpus: corpusNews, Corpora: tt.dir, Articles: 25, Seed: 1}, novel)
+		if err != nil {
+			t.Fatalf("loadArticles(%s) error: %v", tt.dir, err)
+		}
+		if src.Source != corpusNovel || !strings.Contains(src.Fallback, tt.why) || src.Texts != 25 || len(got) != 25 || src.Sina != 0 {
+			t.Errorf("loadArticles(%s) = %+v with %d articles; want 25 of the novel's and a fallback naming %q", tt.dir, src, len(got), tt.why)
+		}
+		if !novel.Contains(corpus.SplitSentences(got[0].Body)[0]) {
+			t.Errorf("loadArticles(%s) article 0 is not the novel's: %.40q", tt.dir, got[0].Body)
+		}
+	}
+
+	// Asked for, the novel says no fallback, and -articles 0 is its 20,000.
+	src, got, err := loadArticles(t.Context(), settings{Corpus: corpusNovel, Corpora: onlySina, Seed: 1}, novel)
+	if err != nil || src.Source != corpusNovel || src.Fallback != "" || len(got) != novelArticles {
+		t.Errorf("loadArticles(-corpus novel) = %+v with %d articles, %v", src, len(got), err)
+	}
+}
+
+func TestReadNewsOtherErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[newscorpus.Sina]), []byte("not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A broken file is an error, not a reason to measure something else.
+	if _, _, why, err := readNews(t.Context(), dir); err == nil || errors.Is(err, newscorpus.ErrMissing) || why != "" {
+		t.Errorf("readNews(broken Sina) = why %q, error %v; want an error", why, err)
 	}
 }
 
@@ -215,6 +341,7 @@ func TestMarkdownAndVerdict(t *testing.T) {
 	t.Parallel()
 	s, _ := parseFlags(nil, io.Discard)
 	r := &report{Settings: s, CPUs: 2, Elapsed: 10 * time.Second,
+		Articles: articleSource{Source: corpusNews, Dir: "/c", Sina: 7, CCTV: 9, Blank: 2, Texts: 16},
 		Memory: []memReading{
 			{Label: "start", GoHeapBytes: 30 << 20, GoLiveBytes: 20 << 20, RSSBytes: 200 << 20, CHeapBytes: 130 << 20},
 			{Label: "end", GoHeapBytes: 40 << 20, GoLiveBytes: 21 << 20, RSSBytes: 201 << 20, CHeapBytes: 130 << 20},
@@ -232,9 +359,43 @@ func TestMarkdownAndVerdict(t *testing.T) {
 	}
 	var b bytes.Buffer
 	r.markdown(&b)
-	for _, want := range []string{"## Load test", "| POST /v1/articles | 3 | 1 | 10.0 | 20.0 | 20.0 | 20.0 |", "503 × 1", "| start | 30.0 MiB | 20.0 MiB | 200.0 MiB | 130.0 MiB |"} {
+	for _, want := range []string{"## Load test (`make loadtest`, ", "| POST /v1/articles | 3 | 1 | 10.0 | 20.0 | 20.0 | 20.0 |", "503 × 1", "| start | 30.0 MiB | 20.0 MiB | 200.0 MiB | 130.0 MiB |",
+		"(new articles from real news (7 Sina and 9 CCTV articles from `/c`, shuffled), and 30% of them light reposts",
+		"2 articles with a blank body"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "MISSING") || strings.Contains(b.String(), "围城") {
+		t.Errorf("markdown of a news run speaks of the novel:\n%s", b.String())
+	}
+}
+
+func TestMarkdownOfTheNovel(t *testing.T) {
+	t.Parallel()
+	s, _ := parseFlags(nil, io.Discard)
+	fellBack := &report{Settings: s, Articles: articleSource{Source: corpusNovel, Fallback: `the corpora folder "/x" does not exist`, Texts: 20_000}}
+	crowded := &report{Settings: s, Articles: articleSource{Source: corpusNovel, Texts: 20_000}}
+	crowded.Settings.Corpus = corpusNovel
+	for _, tt := range []struct {
+		r         *report
+		want, not []string
+	}{
+		{fellBack, []string{"## Load test (`make loadtest`, ", "**The real news corpora were MISSING** (the corpora folder \"/x\" does not exist)", "new articles cut from the novel 围城 by `internal/corpus` (20000 overlapping cuts"}, []string{"crowded novel corpus", "real news ("}},
+		{crowded, []string{"## Load test on the crowded novel corpus (`make loadtest-crowded`, ", "a crowded corpus, most articles have near neighbours"}, []string{"MISSING", "real news ("}},
+	} {
+		var b bytes.Buffer
+		tt.r.fill(newClientStats())
+		tt.r.markdown(&b)
+		for _, want := range tt.want {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("markdown lacks %q:\n%s", want, b.String())
+			}
+		}
+		for _, not := range tt.not {
+			if strings.Contains(b.String(), not) {
+				t.Errorf("markdown has %q:\n%s", not, b.String())
+			}
 		}
 	}
 }

@@ -38,12 +38,14 @@ const (
 	repostShare = 30 // of ingests: a light repost of an article ingested before
 )
 
-// traffic makes the requests: articles cut from the novel, new ones and
-// light reposts of ones ingested before, each under a key of its own.
+// traffic makes the requests: new articles (real news or the novel's
+// cuts) and light reposts of ones ingested before, each under a key of its
+// own. New ingests go through articles in order and start again at the
+// first when they run out.
 type traffic struct {
 	base     string
 	client   *http.Client
-	novel    *corpus.Novel
+	novel    *corpus.Novel // for Apply's light reposts, whatever the articles are
 	articles []corpus.Article
 	next     atomic.Int64 // keys and new articles
 

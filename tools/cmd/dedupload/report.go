@@ -19,6 +19,8 @@ type report struct {
 	LoadAvgEnd   [3]float64 `json:"load_average_end"`
 	Database     string     `json:"database_server"`
 
+	Articles articleSource `json:"articles"` // which articles were sent
+
 	Elapsed    time.Duration         `json:"elapsed_ns"` // of the measurement
 	Requests   int                   `json:"requests"`
 	Throughput float64               `json:"requests_per_second"`
@@ -116,16 +118,20 @@ func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 // markdown writes the section for docs/benchmarks.md.
 func (r *report) markdown(w io.Writer) {
 	s := r.Settings
-	fmt.Fprintf(w, "## Load test (`make loadtest`, %s)\n\n", r.Started.UTC().Format("2006-01-02"))
+	fmt.Fprintf(w, "%s\n\n", r.heading())
+	if r.Articles.Fallback != "" {
+		fmt.Fprintf(w, "**The real news corpora were MISSING** (%s): this load sent articles cut from 围城 instead, so its figures are **not** figures on real news. "+
+			"Run it where `../shared/corpora` is (or pass `-corpora DIR`).\n\n", r.Articles.Fallback)
+	}
 	fmt.Fprintf(w, "The real `dedupd serve` (built from this tree, a pool of %d connections) on 127.0.0.1, "+
 		"a fresh migrated database on the PostgreSQL at %s, and %d concurrent clients on the same machine "+
 		"(%d CPUs; load average %.2f / %.2f / %.2f at the start, %.2f / %.2f / %.2f at the end). "+
-		"The clients mix %d%% `POST /v1/articles` (new articles from `internal/corpus`, and %d%% of them light reposts of articles ingested before), "+
-		"%d%% `POST /v1/check` and %d%% `GET /v1/articles/{id}`. "+
+		"The clients mix %d%% `POST /v1/articles` (new articles %s, and %d%% of them light reposts of articles ingested before: a byline and an editor's line added, punctuation made half-width), "+
+		"%d%% `POST /v1/check` and %d%% `GET /v1/articles/{id}`.%s "+
 		"After a %s warm-up, the measurement ran %s (asked: %s, and on until %d requests, at most %s).\n\n",
 		s.Pool, r.Database, s.Clients, r.CPUs,
 		r.LoadAvgStart[0], r.LoadAvgStart[1], r.LoadAvgStart[2], r.LoadAvgEnd[0], r.LoadAvgEnd[1], r.LoadAvgEnd[2],
-		ingestShare, repostShare, checkShare, 100-ingestShare-checkShare,
+		ingestShare, r.Articles.description(), repostShare, checkShare, 100-ingestShare-checkShare, r.articlesNote(),
 		s.Warmup, r.Elapsed.Round(100*time.Millisecond), s.Duration, s.MinRequests, s.MaxDuration)
 
 	fmt.Fprintf(w, "**%d requests, %.0f requests/s; %d errors.**\n\n", r.Requests, r.Throughput, r.Kinds["all"].Errors)
@@ -175,6 +181,31 @@ func (r *report) markdown(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "**%s**\n", strings.TrimPrefix(r.verdictLine(), "VERDICT: "))
+}
+
+// heading is the section's: the news run is `make loadtest`'s (even when it
+// fell back: the sentence under it says so), the novel's is another section.
+func (r *report) heading() string {
+	date := r.Started.UTC().Format("2006-01-02")
+	if r.Settings.Corpus == corpusNovel {
+		return fmt.Sprintf("## Load test on the crowded novel corpus (`make loadtest-crowded`, %s)", date)
+	}
+	return fmt.Sprintf("## Load test (`make loadtest`, %s)", date)
+}
+
+// articlesNote is what the mix's sentence adds about the articles: the
+// news left out, and that the corpora are read, not copied. It starts with
+// a space, or is "".
+func (r *report) articlesNote() string {
+	a := r.Articles
+	if a.Source != corpusNews {
+		return ""
+	}
+	note := " The news is third parties' text, read at run time and never copied into the repository"
+	if a.Blank > 0 {
+		note += fmt.Sprintf("; %d articles with a blank body, which the service refuses, were left out", a.Blank)
+	}
+	return note + "."
 }
 
 func fmtMS(v float64) string {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
+)
+
+// The corpora -corpus names.
+const (
+	// corpusNews is real news, Sina and CCTV: what the throughput goals are
+	// measured on.
+	corpusNews = "news"
+	// corpusNovel is overlapping cuts of 围城: a crowded corpus where nearly
+	// every article has dozens of near neighbours, the service's worst case.
+	corpusNovel = "novel"
+)
+
+// The novel's cuts: how many when -articles is 0, and their length in runes.
+const (
+	novelArticles = 20_000
+	novelMinRunes = 200
+	novelMaxRunes = 1500
+)
+
+// articleSource says which articles the clients sent; the report describes
+// it and -out writes it.
+type articleSource struct {
+	Source   string `json:"source"`                // corpusNews or corpusNovel: what was used
+	Fallback string `json:"fallback,omitempty"`    // why the news corpora were not used when asked for
+	Dir      string `json:"corpora_dir,omitempty"` // where the news came from
+	Sina     int    `json:"sina_articles,omitempty"`
+	CCTV     int    `json:"cctv_articles,omitempty"`
+	Blank    int    `json:"blank_bodies_left_out,omitempty"` // news articles with no body, which the service refuses
+	Texts    int    `json:"texts"`                           // distinct texts the load drew from
+}
+
+// loadArticles returns the distinct texts the load sends. With -corpus news
+// it reads every article of both corpora in s.Corpora and shuffles them,
+// seeded by s.Seed, so that new ingests mix Sina and CCTV; -articles keeps
+// the first so many. When the folder or a file is missing it cuts the
+// articles from novel instead, and says why in Fallback. The corpora are
+// third parties' text: they go to the service under test and nowhere else.
+func loadArticles(ctx context.Context, s settings, novel *corpus.Novel) (articleSource, []corpus.Article, error) {
+	// The same seed and stream as before -corpus existed, so that a novel
+	// run cuts the articles it always cut.
+	rng := rand.New(rand.NewPCG(s.Seed, 0x61727469))
+	var src articleSource
+	if s.Corpus == corpusNews {
+		news, blank, why, err := readNews(ctx, s.Corpora)
+		if err != nil {
+			return src, nil, err
+		}
+		if why == "" {
+			src = articleSource{Source: corpusNews, Dir: s.Corpora, Blank: blank}
+			return src, src.take(rng, news, s.Articles), nil
+		}
+		src.Fallback = why
+	}
+	count := s.Articles
+	if count == 0 {
+		count = novelArticles
+	}
+	articles := novel.Overlapping(rng, count, novelMinRunes, novelMaxRunes)
+	if len(articles) == 0 {
+		return src, nil, errors.New("the novel gave no articles")
+	}
+	src.Source, src.Texts = corpusNovel, len(articles)
+	return src, articles, nil
+}
+
+// take shuffles news, keeps the first limit (all of them when limit is 0)
+// and counts them by corpus.
+func (src *articleSource) take(rng *rand.Rand, news []newscorpus.Article, limit int) []corpus.Article {
+	rng.Shuffle(len(news), func(i, j int) { news[i], news[j] = news[j], news[i] })
+	if limit > 0 && limit < len(news) {
+		news = news[:limit]
+	}
+	articles := make([]corpus.Article, len(news))
+	for i, a := range news {
+		articles[i] = corpus.Article{Title: a.Title, Body: a.Body}
+		switch a.Corpus {
+		case newscorpus.Sina:
+			src.Sina++
+		case newscorpus.CCTV:
+			src.CCTV++
+		}
+	}
+	src.Texts = len(articles)
+	return articles
+}
+
+// readNews reads every article of every corpus in dir, leaving out those
+// with a blank body: the service refuses them, and they would count as the
+// load's errors, not the service's. why says what is missing ("" when
+// nothing is); err is any other failure.
+func readNews(ctx context.Context, dir string) (news []newscorpus.Article, blank int, why string, err error) {
+	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
+		return nil, 0, fmt.Sprintf("the corpora folder %q does not exist", dir), nil
+	}
+	for _, name := range newscorpus.Names {
+		articles, err := newscorpus.Read(ctx, dir, name, 0)
+		switch {
+		case errors.Is(err, newscorpus.ErrMissing):
+			return nil, 0, err.Error(), nil
+		case err != nil:
+			return nil, 0, "", fmt.Errorf("read the %s corpus: %w", name, err)
+		case len(articles) == 0:
+			return nil, 0, fmt.Sprintf("the %s corpus in %s holds no article", name, dir), nil
+		}
+		news = append(news, articles...)
+	}
+	read := len(news)
+	news = slices.DeleteFunc(news, func(a newscorpus.Article) bool { return strings.TrimSpace(a.Body) == "" })
+	return news, read - len(news), "", nil
+}
+
+// description says, for the report, which articles the new ingests were
+// (after "new articles ").
+func (src *articleSource) description() string {
+	if src.Source == corpusNews {
+		return fmt.Sprintf("from real news (%d Sina and %d CCTV articles from `%s`, shuffled)", src.Sina, src.CCTV, src.Dir)
+	}
+	return fmt.Sprintf("cut from the novel 围城 by `internal/corpus` (%d overlapping cuts of %d–%d runes: a crowded corpus, most articles have near neighbours)",
+		src.Texts, novelMinRunes, novelMaxRunes)
+}
