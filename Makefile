@@ -66,12 +66,19 @@ db-url:
 
 # bench: fingerprint throughput (go test -bench, one core), then the index,
 # the full scan, pg_trgm and the HTTP API at 100k and 1M stored fingerprints
-# (add TIERS=100k,1m,5m for the 5M tier) into docs/benchmarks.md.
+# (add TIERS=100k,1m,5m for the 5M tier), /v1/check on real news at 1M
+# stored articles, the sentence lookup and ingest on real news, into
+# docs/benchmarks.md.
+# bench-news-check: /v1/check on real news (../shared/corpora) against
+# 1,000,000 stored articles alone (about 6 min), merged into docs/benchmarks.*.
 TIERS ?= 100k,1m
-.PHONY: bench eval
+.PHONY: bench bench-news-check eval
 bench:
 	$(GO) test -run XXX -bench . -benchtime 3s -cpu 1 ./service/fingerprint/
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out ../docs
+
+bench-news-check:
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -only news-check -out ../docs
 
 # eval: detection quality on real news (../shared/corpora, or CORPORA=DIR),
 # end to end through the API, with the 围城 regression check and the sweep
@@ -82,11 +89,21 @@ eval:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupeval -out ../docs $(if $(CORPORA),-corpora $(abspath $(CORPORA)))
 
 # loadtest: the real dedupd under 50 clients of mixed traffic for 60 s (on
-# until 100,000 requests, at most 8 min) against a fresh database; prints
-# throughput, latencies, errors, memory and a Markdown section.
-.PHONY: loadtest
+# until 100,000 requests, at most 8 min) against a fresh database, sending
+# real news (../shared/corpora, Sina and CCTV shuffled together; without
+# them 围城, and it says so); prints throughput, latencies, errors, memory
+# and a Markdown section into docs/loadtest.md, which docs/benchmarks.md
+# embeds.
+# loadtest-crowded: the same on overlapping cuts of 围城, a crowded corpus
+# where nearly every article has near neighbours (the worst case, not the
+# goals' measure), into docs/loadtest-crowded.md.
+.PHONY: loadtest loadtest-crowded
 loadtest:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupload -md ../docs/loadtest.md
+	$(TOOLS) $(GO) run ./cmd/dedupbench -rerender ../docs/benchmarks.json -out ../docs
+
+loadtest-crowded:
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupload -corpus novel -md ../docs/loadtest-crowded.md
 	$(TOOLS) $(GO) run ./cmd/dedupbench -rerender ../docs/benchmarks.json -out ../docs
 
 # screenshots: the browser test of the editors' page (tools/uitest), saving

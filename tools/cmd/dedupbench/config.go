@@ -47,12 +47,18 @@ type config struct {
 	newsBatchSize     int
 	newsBatchClients  []int
 	newsSingleClients int
-	only              string // onlyNewsIngest or onlySentenceLookup: run that section alone
+	only              string // onlyNewsIngest, onlySentenceLookup or onlyNewsCheck: run that section alone
 
 	// The sentence-lookup section (sentence_lookup.go).
 	sentenceRows     int // sentence rows in all; 0 skips the section
 	sentenceArticles int // real articles stored (a tenth as many more are held back)
 	sentenceQueries  int
+
+	// The check-on-real-news section (news_check.go).
+	newsCheckRows          int // rows of its database in all; 0 skips the section
+	newsCheckArticles      int // real articles stored at most; 0: every one not held out
+	newsCheckQueries       int // held-out articles, and reposts of stored ones: the check requests of each kind
+	newsCheckIngestClients int // clients of the real news' batch ingest (batches of batchSize)
 }
 
 // onlyNewsIngest is the -only value that runs the real-news ingest section
@@ -62,6 +68,10 @@ const onlyNewsIngest = "news-ingest"
 // onlySentenceLookup is the -only value that runs the sentence-lookup
 // section alone.
 const onlySentenceLookup = "sentence-lookup"
+
+// onlyNewsCheck is the -only value that runs the check-on-real-news
+// section alone.
+const onlyNewsCheck = "news-check"
 
 // defaultConfig is the configuration `make bench` runs.
 func defaultConfig() config {
@@ -93,6 +103,10 @@ func defaultConfig() config {
 		sentenceRows:     10_000_000,
 		sentenceArticles: 4_000,
 		sentenceQueries:  200,
+
+		newsCheckRows:          1_000_000,
+		newsCheckQueries:       1_000,
+		newsCheckIngestClients: 2,
 	}
 }
 
@@ -111,10 +125,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.corpora, "corpora", "", "the folder of the real corpora (default: ../shared/corpora from the repository's root, or from its main checkout's for a worktree); without them the real-news section ingests 围城 articles and says so")
 	fs.IntVar(&cfg.newsArticles, "news-articles", cfg.newsArticles, "the real-news section ingests the first this many Sina articles")
 	fs.IntVar(&cfg.newsReps, "news-reps", cfg.newsReps, "how many times the real-news section repeats each measurement")
-	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest) or "+onlySentenceLookup+" (the sentence lookup); merged into -out's benchmarks.json when there is one, and printed")
+	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest), "+onlySentenceLookup+" (the sentence lookup) or "+onlyNewsCheck+" (/v1/check on real news); merged into -out's benchmarks.json when there is one, and printed")
 	fs.IntVar(&cfg.sentenceRows, "sentence-rows", cfg.sentenceRows, "the sentence-lookup section's sentence index holds this many rows (0 skips the section)")
 	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")
 	fs.IntVar(&cfg.sentenceQueries, "sentence-queries", cfg.sentenceQueries, "articles whose sentences the sentence-lookup section looks up")
+	fs.IntVar(&cfg.newsCheckRows, "news-check-rows", cfg.newsCheckRows, "the /v1/check-on-real-news section's database holds this many rows: the real news, the rest random fingerprints (0 skips the section)")
+	fs.IntVar(&cfg.newsCheckArticles, "news-check-articles", cfg.newsCheckArticles, "the /v1/check-on-real-news section stores at most this many real articles, drawn at random (0: every Sina and CCTV article but the held-out ones; a smaller number makes a quicker trial run)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -125,12 +141,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, nil
 	}
 	switch {
-	case cfg.only != "" && cfg.only != onlyNewsIngest && cfg.only != onlySentenceLookup:
-		return cfg, fmt.Errorf("-only: %q is not a section; the ones there are: %s, %s", cfg.only, onlyNewsIngest, onlySentenceLookup)
+	case cfg.only != "" && cfg.only != onlyNewsIngest && cfg.only != onlySentenceLookup && cfg.only != onlyNewsCheck:
+		return cfg, fmt.Errorf("-only: %q is not a section; the ones there are: %s, %s, %s", cfg.only, onlyNewsIngest, onlySentenceLookup, onlyNewsCheck)
 	case cfg.sentenceRows < 0 || cfg.sentenceArticles < 1 || cfg.sentenceQueries < 1:
 		return cfg, errors.New("-sentence-rows must be 0 or more, -sentence-articles and -sentence-queries 1 or more")
 	case cfg.only == onlySentenceLookup && cfg.sentenceRows == 0:
 		return cfg, errors.New("-only " + onlySentenceLookup + " with -sentence-rows 0 measures nothing")
+	case cfg.newsCheckRows < 0 || cfg.newsCheckArticles < 0:
+		return cfg, errors.New("-news-check-rows and -news-check-articles must be 0 or more")
+	case cfg.only == onlyNewsCheck && cfg.newsCheckRows == 0:
+		return cfg, errors.New("-only " + onlyNewsCheck + " with -news-check-rows 0 measures nothing")
 	case cfg.newsArticles < 1 || cfg.newsReps < 1:
 		return cfg, errors.New("-news-articles and -news-reps must be 1 or more")
 	}

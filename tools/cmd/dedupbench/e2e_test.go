@@ -49,6 +49,7 @@ func TestTinyRun(t *testing.T) {
 	cfg.sentenceRows = 3_000 // the section on 围城 too (sentence_lookup_test.go tests it)
 	cfg.sentenceArticles = 30
 	cfg.sentenceQueries = 8
+	cfg.newsCheckRows = 3_000 // without the corpora the section says so and measures nothing (news_check_test.go measures it)
 	cfg.out = t.TempDir()
 	cfg.command = "go test ./cmd/dedupbench"
 	cfg.progress = testWriter{t}
@@ -139,6 +140,9 @@ func TestTinyRun(t *testing.T) {
 	if n := res.NewsIngest; n == nil || n.Source != newsSourceNovel || n.Articles != 20 {
 		t.Errorf("real-news section = %+v, want 20 围城 articles", n)
 	}
+	if n := res.NewsCheck; n == nil || n.Skipped == "" || len(n.Runs) != 0 {
+		t.Errorf("check-on-real-news section = %+v, want it skipped without the corpora", n)
+	}
 	if s := res.SentenceLookup; s == nil || s.Loaded != cfg.sentenceRows || s.Queries != cfg.sentenceQueries {
 		t.Errorf("sentence-lookup section = %+v, want %d rows and %d queries", s, cfg.sentenceRows, cfg.sentenceQueries)
 	}
@@ -147,7 +151,7 @@ func TestTinyRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle, "## " + sentenceSectionTitle} {
+	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle, "## " + newsCheckSectionTitle, "## " + sentenceSectionTitle} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("%s does not mention %q", reportFile, want)
 		}

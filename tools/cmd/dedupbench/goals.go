@@ -117,6 +117,8 @@ func judgeGoals(r *Results) []Goal {
 		})
 	}
 
+	goals = append(goals, newsCheckGoals(r.NewsCheck)...)
+
 	goals = append(goals, Goal{
 		Goal:     "fingerprint ≥ 5 MB/s on one core",
 		Measured: fmt.Sprintf("%.2f MB/s (%.0f µs per article of %.0f bytes)", r.Fingerprint.MBPerSec, r.Fingerprint.MicrosPerOp, r.Fingerprint.MeanBytes),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // copyChunk is how many rows one COPY sends.
@@ -169,19 +170,26 @@ func copyRow(rs *realSet, r synthRow, i int, rng *rand.Rand, texts []corpus.Arti
 	if r.Kind == kindVariant {
 		kind = "variant-"
 	}
-	id := kind + strconv.Itoa(i)
-	row := fixtureRow{Article: service.Article{
-		Source:             "bench",
-		ExternalID:         id,
-		PublishedAt:        publishBase.Add(time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))),
-		Simhash:            r.Simhash,
-		FingerprintVersion: rs.Stored[0].FP.Version,
-		ContentHash:        sha256.Sum256([]byte(id)),
-	}}
+	row := syntheticRow(kind+strconv.Itoa(i), r.Simhash,
+		publishBase.Add(time.Duration(rng.Int64N(int64(365*24*time.Hour)))), rs.Stored[0].FP.Version)
 	if texts != nil {
 		row.Article.Title, row.Body = texts[j%len(texts)].Title, texts[j%len(texts)].Body
 	}
 	return row
+}
+
+// syntheticRow is a row that is no article: a fingerprint under id, with
+// no title, text or word set, and a content hash of its own (of the id)
+// so that it is nobody's exact duplicate.
+func syntheticRow(id string, simhash uint64, published time.Time, version fingerprint.Version) fixtureRow {
+	return fixtureRow{Article: service.Article{
+		Source:             "bench",
+		ExternalID:         id,
+		PublishedAt:        published,
+		Simhash:            simhash,
+		FingerprintVersion: version,
+		ContentHash:        sha256.Sum256([]byte(id)),
+	}}
 }
 
 // Sizes are the on-disk sizes of a table and its indexes, in bytes.

@@ -16,7 +16,8 @@
 // Usage:
 //
 //	DATABASE_URL=postgres://… go run ./tools/cmd/dedupbench [-tiers 100k,1m[,5m]] [-queries 500] [-keep] [-out docs]
-//	    [-corpora DIR] [-news-articles 4000] [-news-reps 3] [-only news-ingest]
+//	    [-corpora DIR] [-news-articles 4000] [-news-reps 3] [-news-check-rows 1000000]
+//	    [-news-check-articles 0] [-only news-ingest|sentence-lookup|news-check]
 //
 // DATABASE_URL names a server where the role may CREATE DATABASE: each tier
 // gets a database bench_<tier> of its own, dropped at the end unless -keep.
@@ -37,6 +38,20 @@
 // (progress to stderr) and, when the -out folder holds a benchmarks.json,
 // puts the section into it and writes benchmarks.md and the plot again
 // from it, leaving the other sections as they were measured.
+//
+// The section "/v1/check on real news" times /v1/check, as the 1m tier's
+// section does, against a database bench_news_check of -news-check-rows
+// articles: every Sina and CCTV article of -corpora but 1,000 held out,
+// stored through the service (word sets, shingles, clusters, sentence
+// index), and random fingerprints COPY'd for the rest. It checks reposts
+// of stored news and the held-out news. Without the corpora it measures
+// nothing and says so. It runs after the tiers (several minutes more,
+// mostly the news's ingest); to run it alone:
+//
+//	cd tools && DATABASE_URL=… go run ./cmd/dedupbench -only news-check [-out ../docs]
+//
+// -news-check-articles N stores only N of the news articles, for a
+// quicker trial (its goals are then not judged).
 package main
 
 import (

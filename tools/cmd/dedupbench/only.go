@@ -51,6 +51,20 @@ func runSentenceOnly(ctx context.Context, cfg *config, stdout io.Writer) (err er
 	})
 }
 
+// runNewsCheckOnly is -only news-check: the check-on-real-news section
+// alone, printed and merged as runNewsOnly's.
+func runNewsCheckOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error) {
+	return runOnly(ctx, cfg, stdout, func(dict *fingerprint.Dictionary, made *[]string) (string, func(*Results), error) {
+		nc, err := benchNewsCheck(ctx, cfg, dict, sync.OnceValues(corpus.LoadNovel), made)
+		if err != nil {
+			return "", nil, fmt.Errorf("/v1/check on real news: %w", err)
+		}
+		var b strings.Builder
+		writeNewsCheck(&b, nc, true)
+		return b.String(), func(r *Results) { r.NewsCheck = nc }, nil
+	})
+}
+
 // runOnly runs one section alone: measure returns its Markdown and how to
 // put it into a run's results. It prints the Markdown to stdout and, when
 // -out holds a benchmarks.json, puts the section into it (judging the goals

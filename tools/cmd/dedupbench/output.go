@@ -10,11 +10,13 @@ import (
 // Output files, in the -out folder.
 const (
 	reportFile = "benchmarks.md"
-	// loadTestFile is the section `make loadtest` (cmd/dedupload) writes;
-	// the report embeds it when it is there.
-	loadTestFile = "loadtest.md"
-	jsonFile     = "benchmarks.json"
-	plotFile     = "benchmarks-latency.png"
+	// loadTestFile is the section `make loadtest` (cmd/dedupload) writes,
+	// crowdedLoadTestFile `make loadtest-crowded`'s; the report embeds each,
+	// in this order, when it is there.
+	loadTestFile        = "loadtest.md"
+	crowdedLoadTestFile = "loadtest-crowded.md"
+	jsonFile            = "benchmarks.json"
+	plotFile            = "benchmarks-latency.png"
 )
 
 // writeOutputs writes the report, the raw figures and the plot to dir.
@@ -33,8 +35,10 @@ func writeOutputs(dir string, r *Results) error {
 		return fmt.Errorf("plot: %w", err)
 	}
 	report := renderReport(r)
-	if section, err := os.ReadFile(filepath.Join(dir, loadTestFile)); err == nil {
-		report += "\n" + string(section)
+	for _, file := range []string{loadTestFile, crowdedLoadTestFile} {
+		if section, err := os.ReadFile(filepath.Join(dir, file)); err == nil {
+			report += "\n" + string(section)
+		}
 	}
 	return os.WriteFile(filepath.Join(dir, reportFile), []byte(report), 0o644)
 }

@@ -42,6 +42,7 @@ func renderReport(r *Results) string {
 	writeColumnType(&b, r)
 	writeService(&b, r)
 	writeNewsIngest(&b, r.NewsIngest, false)
+	writeNewsCheck(&b, r.NewsCheck, false)
 	writeSentenceLookup(&b, r.SentenceLookup, false)
 	writeRun(&b, r)
 	return b.String()
@@ -218,6 +219,9 @@ func writeService(b *strings.Builder, r *Results) {
 			c := r.Check[1]
 			w("\nWith %d clients the machine is saturated: by Little's law the mean latency is the clients over the throughput (%d / %.0f per s = %.1f ms), whatever the service does; the latency of one request is the one-client figure.\n", c.Clients, c.Clients, c.PerSecond, float64(c.Clients)/c.PerSecond*1000)
 		}
+		if r.NewsCheck != nil {
+			w("\nThis crowded corpus is the worst case, not the goals' measure: the section *%s* below checks real news against %s stored articles.\n", newsCheckSectionTitle, num(r.NewsCheck.Rows))
+		}
 		w("\n")
 	}
 	if len(r.Ingest) > 0 {
@@ -259,7 +263,7 @@ func writeRun(b *strings.Builder, r *Results) {
 		}
 		w("| %s | %s | %s | %s | %s |\n", t.Label, duration(t.Load.CopySeconds), duration(t.Load.IndexSeconds), trgm, duration(t.Load.VacuumSeconds))
 	}
-	w("\nThe databases (`bench_<tier>`, `bench_ingest_<clients>`, `bench_news_<kind>_<clients>_<sentence index>`) were ")
+	w("\nThe databases (`bench_<tier>`, `bench_ingest_<clients>`, `bench_news_<kind>_<clients>_<sentence index>`, `bench_news_check`, `bench_sentences`) were ")
 	if r.Settings.Kept {
 		w("kept (`-keep`).\n")
 	} else {

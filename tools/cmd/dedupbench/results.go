@@ -16,6 +16,8 @@ type Results struct {
 	Check      []CheckResult     `json:"check"`
 	Ingest     []IngestResult    `json:"ingest"`
 	NewsIngest *NewsIngestResult `json:"news_ingest,omitempty"`
+	// NewsCheck is nil when the run skipped it (-news-check-rows 0).
+	NewsCheck *NewsCheckResult `json:"news_check,omitempty"`
 	// SentenceLookup is nil when the run skipped it (-sentence-rows 0).
 	SentenceLookup *SentenceLookupResult `json:"sentence_lookup,omitempty"`
 	Fingerprint    FingerprintResult     `json:"fingerprint"`

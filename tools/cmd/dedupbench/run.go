@@ -36,6 +36,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	case onlySentenceLookup:
 		cfg.progress = os.Stderr
 		return runSentenceOnly(ctx, &cfg, stdout)
+	case onlyNewsCheck:
+		cfg.progress = os.Stderr
+		return runNewsCheckOnly(ctx, &cfg, stdout)
 	}
 	res, err := bench(ctx, &cfg)
 	if err != nil {
@@ -238,9 +241,16 @@ func bench(ctx context.Context, cfg *config) (_ *Results, err error) {
 		}
 	}
 
+	loaded := func() (*corpus.Novel, error) { return novel, nil }
+	if cfg.newsCheckRows > 0 {
+		ph.begin("/v1/check on real news at " + tierLabel(cfg.newsCheckRows))
+		if res.NewsCheck, err = benchNewsCheck(ctx, cfg, dict, loaded, &made); err != nil {
+			return nil, fmt.Errorf("/v1/check on real news: %w", err)
+		}
+	}
+
 	if cfg.sentenceRows > 0 {
 		ph.begin("sentence lookup at " + tierLabel(cfg.sentenceRows) + " sentences")
-		loaded := func() (*corpus.Novel, error) { return novel, nil }
 		if res.SentenceLookup, err = benchSentenceLookup(ctx, cfg, dict, loaded, &made); err != nil {
 			return nil, fmt.Errorf("sentence lookup: %w", err)
 		}
@@ -269,7 +279,6 @@ func bench(ctx context.Context, cfg *config) (_ *Results, err error) {
 	}
 
 	ph.begin("ingest on real news")
-	loaded := func() (*corpus.Novel, error) { return novel, nil }
 	if res.NewsIngest, err = benchNewsIngest(ctx, cfg, dict, loaded, &made); err != nil {
 		return nil, fmt.Errorf("ingest on real news: %w", err)
 	}

@@ -27,6 +27,9 @@ type server struct {
 	srv   *http.Server
 	store *repo.Store
 	done  chan error
+	// metrics is the registry the handlers report to, read for what the
+	// API does not answer (how many candidates a check read).
+	metrics *prometheus.Registry
 }
 
 // startServer serves handlers.New(service.New(repo store, Weighted,
@@ -41,9 +44,10 @@ func startServer(ctx context.Context, dbURL string, dict *fingerprint.Dictionary
 		store.Close()
 		return nil, err
 	}
+	metrics := prometheus.NewRegistry()
 	h, err := handlers.New(svc, handlers.Config{
 		Logger:   slog.New(slog.DiscardHandler),
-		Registry: prometheus.NewRegistry(),
+		Registry: metrics,
 		// A batch of 200 dense near duplicates, with four clients on two
 		// cores, can take longer than the default 10 s deadline; the
 		// benchmark measures throughput, not the deadline.
@@ -59,10 +63,11 @@ func startServer(ctx context.Context, dbURL string, dict *fingerprint.Dictionary
 		return nil, fmt.Errorf("listen on loopback: %w", err)
 	}
 	s := &server{
-		URL:   "http://" + ln.Addr().String(),
-		srv:   &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
-		store: store,
-		done:  make(chan error, 1),
+		URL:     "http://" + ln.Addr().String(),
+		srv:     &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
+		store:   store,
+		done:    make(chan error, 1),
+		metrics: metrics,
 	}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
@@ -78,6 +83,24 @@ func (s *server) stop() error {
 	}
 	s.store.Close()
 	return err
+}
+
+// candidatesSeen returns the sum and the count of the service's histogram
+// of index candidates (newsdedup_index_candidates): the stored
+// fingerprints the block-index query returned, over every verdict the
+// server has given. The verdict's JSON does not carry them.
+func (s *server) candidatesSeen() (sum float64, count uint64, err error) {
+	families, err := s.metrics.Gather()
+	if err != nil {
+		return 0, 0, fmt.Errorf("read the service's metrics: %w", err)
+	}
+	for _, f := range families {
+		if f.GetName() == "newsdedup_index_candidates" && len(f.GetMetric()) == 1 {
+			h := f.GetMetric()[0].GetHistogram()
+			return h.GetSampleSum(), h.GetSampleCount(), nil
+		}
+	}
+	return 0, 0, errors.New("the service's metrics have no newsdedup_index_candidates histogram")
 }
 
 // newClient returns an HTTP client that keeps a connection per concurrent

@@ -1,0 +1,94 @@
+package main
+
+import "time"
+
+// NewsCheckResult is the check-on-real-news section: /v1/check timed
+// against a database of Rows articles, the real news among them stored
+// through the service, with reposts of stored news and with news never
+// stored.
+type NewsCheckResult struct {
+	Date       time.Time `json:"date"`
+	Command    string    `json:"command"`
+	Commit     string    `json:"commit"`
+	CorporaDir string    `json:"corpora_dir"`
+	// Skipped says why nothing was measured (the corpora are missing);
+	// the other figures are then empty.
+	Skipped string `json:"skipped,omitempty"`
+
+	Database string `json:"database"`
+	Rows     int    `json:"rows_asked"`
+	Loaded   int    `json:"rows_loaded"` // counted once the news is stored
+	// News counts the real articles stored, by corpus; Random the random
+	// fingerprints COPY'd beside them.
+	News   int `json:"news_stored"`
+	Sina   int `json:"sina_stored"`
+	CCTV   int `json:"cctv_stored"`
+	Random int `json:"random_rows"`
+	// Blank counts the corpora's articles left out for their blank body
+	// (the service refuses them); HeldOut the articles kept back, never
+	// stored, to check as new stories.
+	Blank   int `json:"blank_bodies_left_out"`
+	HeldOut int `json:"held_out"`
+	// Unstored counts the articles -news-check-articles left out: neither
+	// stored nor held out (0: every article was one or the other).
+	Unstored     int `json:"news_left_unstored,omitempty"`
+	SentenceRows int `json:"sentence_rows"`
+	// Ingest is the real news' batch ingest through the service.
+	Ingest        NewsRun          `json:"ingest"`
+	IngestClients int              `json:"ingest_clients"`
+	BatchSize     int              `json:"batch_size"`
+	Build         NewsCheckTimings `json:"build"`
+	PoolSize      int32            `json:"service_pool_size"`
+	Cores         int              `json:"cores"` // the machine's, which client, service and PostgreSQL share
+
+	// Reposts counts the reposts made, HeldOut the new stories: the
+	// distinct requests of each kind.
+	Reposts int `json:"reposts"`
+	// The runs: WarmupSeconds of uncounted requests from CheckClients
+	// clients, then one client for SeqSeconds and CheckClients for
+	// CheckSeconds, for each kind.
+	WarmupSeconds float64 `json:"warmup_seconds"`
+	SeqSeconds    float64 `json:"sequential_check_seconds"`
+	CheckSeconds  float64 `json:"check_seconds"`
+	CheckClients  int     `json:"check_clients"`
+	// Runs are the timed checks, by kind, one client first.
+	Runs         []NewsCheckRun `json:"runs"`
+	Load         []LoadSample   `json:"load"`
+	TotalSeconds float64        `json:"total_seconds"`
+}
+
+// NewsCheckTimings is how long building the section's database took.
+type NewsCheckTimings struct {
+	CopySeconds   float64 `json:"random_copy_seconds"`
+	IndexSeconds  float64 `json:"block_index_seconds"`
+	VacuumSeconds float64 `json:"vacuum_analyze_seconds"` // after the COPY, and again after the news
+	IngestSeconds float64 `json:"news_ingest_seconds"`
+}
+
+// The kinds of check request of the section.
+const (
+	newsCheckReposts = "reposts"     // an edited copy of a stored article, never stored
+	newsCheckNew     = "new stories" // a held-out article: nothing stored is its copy
+)
+
+// NewsCheckRun is one timed run: a kind of request, some clients, some
+// time.
+type NewsCheckRun struct {
+	Kind string `json:"kind"` // newsCheckReposts or newsCheckNew
+	CheckResult
+	// CandidatesMean is the mean of the stored articles the service's
+	// near-duplicate query returned per check during the run (its
+	// newsdedup_index_candidates histogram).
+	CandidatesMean float64 `json:"candidates_mean"`
+	LoadAtStart    float64 `json:"load1_at_start"`
+}
+
+// run returns the section's run of kind with clients, or nil.
+func (r *NewsCheckResult) run(kind string, clients int) *NewsCheckRun {
+	for i := range r.Runs {
+		if r.Runs[i].Kind == kind && r.Runs[i].Clients == clients {
+			return &r.Runs[i]
+		}
+	}
+	return nil
+}
