@@ -68,6 +68,10 @@ func benchNewsCheck(ctx context.Context, cfg *config, dict *fingerprint.Dictiona
 		return nil, err
 	}
 	res.Reposts = len(requests[0].bodies)
+	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	if res.FingerprintMS, err = fingerprintTimes(ctx, alg, requests); err != nil {
+		return nil, err
+	}
 
 	*made = append(*made, res.Database)
 	dbURL, err := createDatabase(ctx, cfg.serverURL, res.Database, false)
@@ -80,7 +84,7 @@ func benchNewsCheck(ctx context.Context, cfg *config, dict *fingerprint.Dictiona
 	}
 	defer pool.Close()
 	first, last := publishedSpan(set.Stored)
-	version := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams).Version()
+	version := alg.Version()
 	if err := copyRandomRows(ctx, cfg, pool, cfg.newsCheckRows-len(set.Stored), first, last, version, &res.Build); err != nil {
 		return nil, err
 	}

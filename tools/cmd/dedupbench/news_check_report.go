@@ -83,6 +83,7 @@ func writeNewsCheckTable(b *strings.Builder, r *NewsCheckResult) {
 	if c := r.run(newsCheckNew, r.CheckClients); c != nil && c.PerSecond > 0 && c.Clients > 1 {
 		w("\nWith %d clients on %d cores the machine is saturated: by Little's law the mean latency is the clients over the throughput (%d / %.0f per s = %.1f ms for the new stories), the queue's, not one request's; the latency of one request is the one-client figure.", c.Clients, r.Cores, c.Clients, c.PerSecond, float64(c.Clients)/c.PerSecond*1000)
 	}
+	writeFingerprintFloor(w, r)
 	if r.Rows != goalTier {
 		w("\n\n**Measured at %s rows, not at 1,000,000** (`-news-check-rows`): the goals are not judged on these figures.", num(r.Rows))
 	}
@@ -113,4 +114,25 @@ func (r *NewsCheckResult) requestsOf(kind string) int {
 		return r.Reposts
 	}
 	return r.HeldOut
+}
+
+// writeFingerprintFloor says how long fingerprinting the same bodies takes
+// alone: the part of a check's latency no statement can save.
+func writeFingerprintFloor(w func(string, ...any), r *NewsCheckResult) {
+	var parts []string
+	for _, kind := range []string{newsCheckReposts, newsCheckNew} {
+		f, ok := r.FingerprintMS[kind]
+		if !ok || f.N == 0 {
+			continue
+		}
+		part := fmt.Sprintf("the %s p50 %s ms, p99 %s ms", kind, ms(f.Median), ms(f.P99))
+		if c := r.run(kind, 1); c != nil && c.LatencyMS.P99 > 0 {
+			part += fmt.Sprintf(" (%.0f %% of the one-client check's p99)", 100*f.P99/c.LatencyMS.P99)
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return
+	}
+	w("\n\nFingerprinting alone — the article and its sentences, as the service does for a check before any statement, each body once on one goroutine before the database was built: %s. It grows with the length of the text, at the rate of *Fingerprint throughput* above.", strings.Join(parts, "; "))
 }

@@ -51,6 +51,10 @@ type NewsCheckResult struct {
 	SeqSeconds    float64 `json:"sequential_check_seconds"`
 	CheckSeconds  float64 `json:"check_seconds"`
 	CheckClients  int     `json:"check_clients"`
+	// FingerprintMS is, by kind, the time to fingerprint each body (the
+	// article and its sentences, as a check does) on one goroutine,
+	// measured before the database is built: a check's floor.
+	FingerprintMS map[string]Summary `json:"fingerprint_ms,omitempty"`
 	// Runs are the timed checks, by kind, one client first.
 	Runs         []NewsCheckRun `json:"runs"`
 	Load         []LoadSample   `json:"load"`
