@@ -44,18 +44,16 @@ type sentenceShape struct {
 }
 
 // loadBulk adds rows synthetic sentence rows, perArticle to a synthetic
-// article, with the sentence indexes and the foreign key to articles
-// dropped during the COPY and restored after it, then VACUUM (ANALYZE).
+// article, with the sentence indexes dropped during the COPY and restored
+// after it, then VACUUM (ANALYZE). (Sentences have no foreign key to
+// articles since migration 00013: a trigger deletes them with their
+// article, at no cost per row written.)
 func loadBulk(ctx context.Context, cfg *config, pool *pgxpool.Pool, rows, perArticle int, res *SentenceLookupResult) error {
 	shapes, err := realShapes(ctx, pool)
 	if err != nil {
 		return err
 	}
 	defs, err := dropSentenceIndexes(ctx, pool)
-	if err != nil {
-		return err
-	}
-	fk, err := dropForeignKey(ctx, pool)
 	if err != nil {
 		return err
 	}
@@ -81,19 +79,14 @@ func loadBulk(ctx context.Context, cfg *config, pool *pgxpool.Pool, rows, perArt
 	}
 	res.Load.IndexSeconds = time.Since(start).Seconds()
 	start = time.Now()
-	if _, err := pool.Exec(ctx, fk); err != nil {
-		return fmt.Errorf("%s: %w", fk, err)
-	}
-	res.Load.ForeignKeySeconds = time.Since(start).Seconds()
-	start = time.Now()
 	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) sentences, articles"); err != nil {
 		return fmt.Errorf("vacuum analyze: %w", err)
 	}
 	res.Load.VacuumSeconds = time.Since(start).Seconds()
 	// Write the load's dirty pages now rather than during the measurement.
 	_, _ = pool.Exec(ctx, "CHECKPOINT")
-	progressf(cfg, "  bulk: %d rows copied in %.0f s, indexes %.0f s, foreign key %.0f s, vacuum analyze %.0f s",
-		rows, res.Load.CopySeconds, res.Load.IndexSeconds, res.Load.ForeignKeySeconds, res.Load.VacuumSeconds)
+	progressf(cfg, "  bulk: %d rows copied in %.0f s, indexes %.0f s, vacuum analyze %.0f s",
+		rows, res.Load.CopySeconds, res.Load.IndexSeconds, res.Load.VacuumSeconds)
 	return nil
 }
 
@@ -145,23 +138,6 @@ func dropSentenceIndexes(ctx context.Context, pool *pgxpool.Pool) ([]string, err
 		return nil, fmt.Errorf("the schema has %d of the nine sentence indexes rebuilt (eight block indexes and the text hash's): has it changed?", len(defs))
 	}
 	return defs, nil
-}
-
-// dropForeignKey drops the foreign key from sentences to articles, whose
-// check per copied row would cost more than the COPY, and returns the
-// statement that adds it again (which checks every row in one join).
-func dropForeignKey(ctx context.Context, pool *pgxpool.Pool) (string, error) {
-	var name, def string
-	err := pool.QueryRow(ctx, `
-		SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
-		WHERE conrelid = 'sentences'::regclass AND contype = 'f'`).Scan(&name, &def)
-	if err != nil {
-		return "", fmt.Errorf("find the sentences' foreign key: %w", err)
-	}
-	if _, err := pool.Exec(ctx, "ALTER TABLE sentences DROP CONSTRAINT "+ident(name)); err != nil {
-		return "", fmt.Errorf("drop the sentences' foreign key: %w", err)
-	}
-	return "ALTER TABLE sentences ADD CONSTRAINT " + ident(name) + " " + def, nil
 }
 
 // copySyntheticArticles stores n synthetic articles, unique, with a random

@@ -31,11 +31,20 @@ func writeSentenceLookup(b *strings.Builder, r *SentenceLookupResult, goals bool
 	}
 	w("stored through the service's own write path (`service.IngestBatch` on a `repo.Store`, in-process, batches of %d; %s refused as invalid, such as an empty body): %s sentence rows, **%.1f per article**, %.1f %% without a simhash (fewer than four content words, or under 20 characters). The next %s articles of the same source are held back, unstored, to query.\n\n",
 		sentenceIngestBatch, num(r.RealRefused), num(r.RealRows), r.RowsPerArticle, 100*r.RealNoSimhash, num(r.UnstoredArticles))
-	w("The bulk is %s synthetic sentence rows on %s synthetic articles (%d sentences each, the real mean, written together as the service writes an article's), with uniformly random simhashes (block columns from `fingerprint.BlocksOf`, as the service computes them) and text hashes; each takes the length, word count and simhash-or-none of a real sentence drawn at random, so a row weighs what a real one weighs. Loaded with COPY, the eight block indexes, the text hash's index and the foreign key to articles dropped during it and restored after it:\n\n",
-		num(r.BulkRows), num(r.BulkArticles), r.BulkPerArticle)
 	l := r.Load
-	w("| real part through the service | bulk COPY | indexes | foreign key | VACUUM (ANALYZE) |\n| ---: | ---: | ---: | ---: | ---: |\n")
-	w("| %s | %s | %s | %s | %s |\n\n", duration(l.RealIngestSeconds), duration(l.CopySeconds), duration(l.IndexSeconds), duration(l.ForeignKeySeconds), duration(l.VacuumSeconds))
+	dropped := "the eight block indexes and the text hash's index"
+	if l.ForeignKeySeconds > 0 { // a run from before migration 00013
+		dropped += " and the foreign key to articles"
+	}
+	w("The bulk is %s synthetic sentence rows on %s synthetic articles (%d sentences each, the real mean, written together as the service writes an article's), with uniformly random simhashes (block columns from `fingerprint.BlocksOf`, as the service computes them) and text hashes; each takes the length, word count and simhash-or-none of a real sentence drawn at random, so a row weighs what a real one weighs. Loaded with COPY, %s dropped during it and restored after it:\n\n",
+		num(r.BulkRows), num(r.BulkArticles), r.BulkPerArticle, dropped)
+	if l.ForeignKeySeconds > 0 {
+		w("| real part through the service | bulk COPY | indexes | foreign key | VACUUM (ANALYZE) |\n| ---: | ---: | ---: | ---: | ---: |\n")
+		w("| %s | %s | %s | %s | %s |\n\n", duration(l.RealIngestSeconds), duration(l.CopySeconds), duration(l.IndexSeconds), duration(l.ForeignKeySeconds), duration(l.VacuumSeconds))
+	} else {
+		w("| real part through the service | bulk COPY | indexes | VACUUM (ANALYZE) |\n| ---: | ---: | ---: | ---: |\n")
+		w("| %s | %s | %s | %s |\n\n", duration(l.RealIngestSeconds), duration(l.CopySeconds), duration(l.IndexSeconds), duration(l.VacuumSeconds))
+	}
 
 	w("### Storage\n\n")
 	w("`pg_relation_size` of the table `sentences` and of each of its indexes as built (freshly loaded and vacuumed: a table written by ingest over months carries some more free space). Per article is per row times the real part's %.1f sentences an article.\n\n", r.RowsPerArticle)

@@ -62,7 +62,9 @@ type SentenceLoadTiming struct {
 	RealIngestSeconds float64 `json:"real_ingest_seconds"`
 	CopySeconds       float64 `json:"bulk_copy_seconds"`
 	IndexSeconds      float64 `json:"index_seconds"`
-	ForeignKeySeconds float64 `json:"foreign_key_seconds"`
+	// ForeignKeySeconds is how long adding the foreign key back took, in
+	// runs from before migration 00013 dropped it; 0 since.
+	ForeignKeySeconds float64 `json:"foreign_key_seconds,omitempty"`
 	VacuumSeconds     float64 `json:"vacuum_analyze_seconds"`
 }
 
