@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
@@ -34,34 +31,14 @@ type newsCheckSet struct {
 // the section is then skipped. The articles are read at run time and
 // never written anywhere but to the service under test.
 func readNewsCheckSet(ctx context.Context, dir string, heldOut, limit int) (set *newsCheckSet, why string, err error) {
-	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
-		return nil, fmt.Sprintf("the corpora folder %q does not exist", dir), nil
+	articles, blank, why, err := newscorpus.ReadAll(ctx, dir)
+	if err != nil || why != "" {
+		return nil, why, err
 	}
-	var items []newsItem
-	blank := 0
-	for _, name := range newscorpus.Names {
-		articles, err := newscorpus.Read(ctx, dir, name, 0)
-		switch {
-		case errors.Is(err, newscorpus.ErrMissing):
-			return nil, err.Error(), nil
-		case err != nil:
-			return nil, "", fmt.Errorf("read the %s corpus: %w", name, err)
-		case len(articles) == 0:
-			return nil, fmt.Sprintf("the %s corpus in %s holds no article", name, dir), nil
-		}
-		// Publication times are spread over the whole corpus, as make eval
-		// spreads them, before the blank bodies go.
-		if err := newscorpus.SetPublished(articles); err != nil {
-			return nil, "", err
-		}
-		for i := range articles {
-			a := &articles[i]
-			if strings.TrimSpace(a.Body) == "" {
-				blank++
-				continue
-			}
-			items = append(items, newsItem{ExternalID: a.ExternalID(), Title: a.Title, Body: a.Body, Published: a.Published})
-		}
+	items := make([]newsItem, len(articles))
+	for i := range articles {
+		a := &articles[i]
+		items[i] = newsItem{ExternalID: a.ExternalID(), Title: a.Title, Body: a.Body, Published: a.Published}
 	}
 	if len(items) <= heldOut {
 		return nil, "", fmt.Errorf("the corpora in %s hold %d articles with a body, not more than the %d to hold out", dir, len(items), heldOut)

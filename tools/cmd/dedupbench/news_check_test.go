@@ -281,7 +281,7 @@ func writeTestCorpora(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	for c, name := range []string{newscorpus.Sina, newscorpus.CCTV} {
-		var lines strings.Builder
+		var lines []map[string]any
 		for i := range n + 1 {
 			line := map[string]any{"id": 1000 + i, "title": "空白", "text": " ", "title_matches_body": true}
 			if i < n {
@@ -291,13 +291,9 @@ func writeTestCorpora(t *testing.T, n int) string {
 			if name == newscorpus.CCTV {
 				line["id"], line["date"] = fmt.Sprintf("c%d", i), time.Date(2023, 1, 1+i/10, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
 			}
-			b, err := json.Marshal(line)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines.Write(append(b, '\n'))
+			lines = append(lines, line)
 		}
-		if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[name]), []byte(lines.String()), 0o644); err != nil {
+		if err := newscorpus.WriteLines(dir, name, lines); err != nil {
 			t.Fatal(err)
 		}
 	}

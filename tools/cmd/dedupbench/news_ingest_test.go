@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -131,15 +129,11 @@ func TestNewsIngestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines strings.Builder
+	var lines []map[string]any
 	for i, a := range soup {
-		line, err := json.Marshal(map[string]any{"id": 1000 + i, "title": a.Title, "text": a.Body, "title_matches_body": true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines.Write(append(line, '\n'))
+		lines = append(lines, map[string]any{"id": 1000 + i, "title": a.Title, "text": a.Body, "title_matches_body": true})
 	}
-	if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[newscorpus.Sina]), []byte(lines.String()), 0o644); err != nil {
+	if err := newscorpus.WriteLines(dir, newscorpus.Sina, lines); err != nil {
 		t.Fatal(err)
 	}
 	cfg := newsTestConfig(t, dir, 20)

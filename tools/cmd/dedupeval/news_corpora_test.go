@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,16 +16,7 @@ func writeTestCorpora(tb testing.TB, sina, cctv []rawTestArticle) string {
 	tb.Helper()
 	dir := tb.TempDir()
 	for name, list := range map[string][]rawTestArticle{corpusSina: sina, corpusCCTV: cctv} {
-		var b strings.Builder
-		for _, a := range list {
-			line, err := json.Marshal(a)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			b.Write(line)
-			b.WriteByte('\n')
-		}
-		if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[name]), []byte(b.String()), 0o644); err != nil {
+		if err := newscorpus.WriteLines(dir, name, list); err != nil {
 			tb.Fatal(err)
 		}
 	}

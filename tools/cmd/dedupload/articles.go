@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"slices"
-	"strings"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
@@ -54,7 +51,7 @@ func loadArticles(ctx context.Context, s settings, novel *corpus.Novel) (article
 	rng := rand.New(rand.NewPCG(s.Seed, 0x61727469))
 	var src articleSource
 	if s.Corpus == corpusNews {
-		news, blank, why, err := readNews(ctx, s.Corpora)
+		news, blank, why, err := newscorpus.ReadAll(ctx, s.Corpora)
 		if err != nil {
 			return src, nil, err
 		}
@@ -95,31 +92,6 @@ func (src *articleSource) take(rng *rand.Rand, news []newscorpus.Article, limit 
 	}
 	src.Texts = len(articles)
 	return articles
-}
-
-// readNews reads every article of every corpus in dir, leaving out those
-// with a blank body: the service refuses them, and they would count as the
-// load's errors, not the service's. why says what is missing ("" when
-// nothing is); err is any other failure.
-func readNews(ctx context.Context, dir string) (news []newscorpus.Article, blank int, why string, err error) {
-	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
-		return nil, 0, fmt.Sprintf("the corpora folder %q does not exist", dir), nil
-	}
-	for _, name := range newscorpus.Names {
-		articles, err := newscorpus.Read(ctx, dir, name, 0)
-		switch {
-		case errors.Is(err, newscorpus.ErrMissing):
-			return nil, 0, err.Error(), nil
-		case err != nil:
-			return nil, 0, "", fmt.Errorf("read the %s corpus: %w", name, err)
-		case len(articles) == 0:
-			return nil, 0, fmt.Sprintf("the %s corpus in %s holds no article", name, dir), nil
-		}
-		news = append(news, articles...)
-	}
-	read := len(news)
-	news = slices.DeleteFunc(news, func(a newscorpus.Article) bool { return strings.TrimSpace(a.Body) == "" })
-	return news, read - len(news), "", nil
 }
 
 // description says, for the report, which articles the new ingests were

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -231,20 +230,11 @@ func TestParseFlags(t *testing.T) {
 // testNovel loads the novel once for the tests that cut from it.
 var testNovel = sync.OnceValues(corpus.LoadNovel)
 
-// writeCorpus writes lines as a plain .jsonl corpus file named after corpus
-// name into dir, as newscorpus.Read reads it. The text is the test's own.
+// writeCorpus writes lines as corpus name's file in dir
+// (newscorpus.WriteLines). The text is the test's own.
 func writeCorpus(t *testing.T, dir, name string, lines []map[string]any) {
 	t.Helper()
-	var b bytes.Buffer
-	for _, l := range lines {
-		data, err := json.Marshal(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(data)
-		b.WriteByte('\n')
-	}
-	if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[name]), b.Bytes(), 0o644); err != nil {
+	if err := newscorpus.WriteLines(dir, name, lines); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -325,15 +315,19 @@ func TestLoadArticlesFallsBackToTheNovel(t *testing.T) {
 	}
 }
 
-func TestReadNewsOtherErrors(t *testing.T) {
+func TestLoadArticlesBrokenCorpus(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, newscorpus.Files[newscorpus.Sina]), []byte("not json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// A broken file is an error, not a reason to measure something else.
-	if _, _, why, err := readNews(t.Context(), dir); err == nil || errors.Is(err, newscorpus.ErrMissing) || why != "" {
-		t.Errorf("readNews(broken Sina) = why %q, error %v; want an error", why, err)
+	novel, err := testNovel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, _, err := loadArticles(t.Context(), settings{Corpus: corpusNews, Corpora: dir, Seed: 1}, novel); err == nil || errors.Is(err, newscorpus.ErrMissing) || src.Fallback != "" {
+		t.Errorf("loadArticles(broken Sina) = %+v, error %v; want an error", src, err)
 	}
 }
 

@@ -1,29 +1,16 @@
 package newscorpus
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// writeCorpus writes lines as a plain .jsonl corpus file named after corpus
-// name into dir. The text is the test's own.
+// writeCorpus writes lines as corpus name's file in dir (WriteLines).
 func writeCorpus(t *testing.T, dir, name string, lines []map[string]any) {
 	t.Helper()
-	var b strings.Builder
-	for _, l := range lines {
-		data, err := json.Marshal(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(data)
-		b.WriteByte('\n')
-	}
-	if err := os.WriteFile(filepath.Join(dir, Files[name]), []byte(b.String()), 0o644); err != nil {
+	if err := WriteLines(dir, name, lines); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -70,5 +57,36 @@ func TestSetPublishedCCTV(t *testing.T) {
 	evening := time.Date(2023, 5, 6, 19, 0, 0, 0, Beijing)
 	if !a[0].Published.Equal(evening) || !a[1].Published.Equal(evening.Add(time.Minute)) {
 		t.Errorf("published at %v and %v", a[0].Published, a[1].Published)
+	}
+}
+
+func TestReadAll(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeCorpus(t, dir, Sina, []map[string]any{
+		{"id": 1, "title": "一", "text": "正文一"},
+		{"id": 2, "title": "空", "text": "  \n "},
+		{"id": 3, "title": "三", "text": "正文三"},
+	})
+	if _, _, missing, err := ReadAll(t.Context(), dir); err != nil || !strings.Contains(missing, "cctv") {
+		t.Errorf("ReadAll(Sina alone) = missing %q, error %v; want CCTV missing", missing, err)
+	}
+	writeCorpus(t, dir, CCTV, []map[string]any{{"id": "c1", "title": "四", "text": "正文四", "date": "2022-01-02"}})
+	got, blank, missing, err := ReadAll(t.Context(), dir)
+	if err != nil || missing != "" {
+		t.Fatalf("ReadAll() missing %q, error %v", missing, err)
+	}
+	var ids []string
+	for _, a := range got {
+		ids = append(ids, a.ExternalID())
+		if a.Published.IsZero() {
+			t.Errorf("%s: no publication time", a.ExternalID())
+		}
+	}
+	if strings.Join(ids, " ") != "sina-1 sina-3 cctv-c1" || blank != 1 {
+		t.Errorf("ReadAll() = %v, %d blank; want sina-1 sina-3 cctv-c1, 1 blank", ids, blank)
+	}
+	if _, _, missing, _ := ReadAll(t.Context(), dir+"/nowhere"); !strings.Contains(missing, "does not exist") {
+		t.Errorf("ReadAll(no folder) missing = %q", missing)
 	}
 }
