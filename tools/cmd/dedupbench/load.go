@@ -84,13 +84,9 @@ func loadTier(ctx context.Context, cfg *config, rs *realSet, novel *corpus.Novel
 	}
 	timing.CopySeconds = time.Since(start).Seconds()
 
-	start = time.Now()
-	for _, def := range defs {
-		if _, err := t.Pool.Exec(ctx, def); err != nil {
-			return t, timing, fmt.Errorf("%s: %w", def, err)
-		}
+	if timing.IndexSeconds, err = restoreIndexes(ctx, cfg, t.Pool, defs); err != nil {
+		return t, timing, err
 	}
-	timing.IndexSeconds = time.Since(start).Seconds()
 
 	if bodies {
 		start = time.Now()
@@ -113,6 +109,20 @@ func loadTier(ctx context.Context, cfg *config, rs *realSet, novel *corpus.Novel
 	// Write the load's dirty pages now rather than during the measurement.
 	_, _ = t.Pool.Exec(ctx, "CHECKPOINT")
 	return t, timing, nil
+}
+
+// restoreIndexes runs again the definitions of the indexes dropped for a
+// COPY (dropIndexes, dropSentenceIndexes), each named in the progress, and
+// returns how long they took.
+func restoreIndexes(ctx context.Context, cfg *config, pool *pgxpool.Pool, defs []string) (seconds float64, err error) {
+	start := time.Now()
+	for _, def := range defs {
+		progressf(cfg, "  %s", def)
+		if _, err := pool.Exec(ctx, def); err != nil {
+			return 0, fmt.Errorf("%s: %w", def, err)
+		}
+	}
+	return time.Since(start).Seconds(), nil
 }
 
 // dropIndexes drops the indexes loadTier rebuilds and returns their

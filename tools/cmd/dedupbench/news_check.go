@@ -174,13 +174,9 @@ func copyRandomRows(ctx context.Context, cfg *config, pool *pgxpool.Pool, n int,
 	}
 	t.CopySeconds = time.Since(start).Seconds()
 
-	start = time.Now()
-	for _, def := range defs {
-		if _, err := pool.Exec(ctx, def); err != nil {
-			return fmt.Errorf("%s: %w", def, err)
-		}
+	if t.IndexSeconds, err = restoreIndexes(ctx, cfg, pool, defs); err != nil {
+		return err
 	}
-	t.IndexSeconds = time.Since(start).Seconds()
 	start = time.Now()
 	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) articles"); err != nil {
 		return fmt.Errorf("vacuum analyze the random rows: %w", err)

@@ -70,14 +70,9 @@ func loadBulk(ctx context.Context, cfg *config, pool *pgxpool.Pool, rows, perArt
 	res.Load.CopySeconds = time.Since(start).Seconds()
 	res.BulkArticles, res.BulkRows, res.BulkPerArticle = articles, rows, perArticle
 
-	start = time.Now()
-	for _, def := range defs {
-		progressf(cfg, "  %s", def)
-		if _, err := pool.Exec(ctx, def); err != nil {
-			return fmt.Errorf("%s: %w", def, err)
-		}
+	if res.Load.IndexSeconds, err = restoreIndexes(ctx, cfg, pool, defs); err != nil {
+		return err
 	}
-	res.Load.IndexSeconds = time.Since(start).Seconds()
 	start = time.Now()
 	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) sentences, articles"); err != nil {
 		return fmt.Errorf("vacuum analyze: %w", err)
