@@ -87,6 +87,12 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 			return nil, deadlineError(ctx)
 		}
 		if p.err != nil {
+			if ctx.Err() != nil {
+				// The batch's deadline, met while fingerprinting this
+				// article: the request's failure, not the article's, as
+				// when the select above sees it first.
+				return nil, deadlineError(ctx)
+			}
 			results[i].Err = p.err
 			continue
 		}
