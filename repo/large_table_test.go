@@ -292,6 +292,12 @@ func literal(t *testing.T, a any) string {
 		t.Fatalf("literals: a time bound %v; the plan test runs with none", v)
 	}
 	rv := reflect.ValueOf(a)
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return "NULL"
+		}
+		return literal(t, rv.Elem().Interface())
+	}
 	if rv.Kind() != reflect.Slice {
 		t.Fatalf("literals: unexpected argument %T %v", a, a)
 	}

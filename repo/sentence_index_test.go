@@ -145,6 +145,37 @@ func TestSentenceIndex(t *testing.T) {
 		}
 		checkSentencePlan(t, plan)
 	})
+
+	// A prepared statement run often gets a generic plan, made without the
+	// parameters' values: it must use the indexes too.
+	t.Run("generic plan uses the sentence block indexes", func(t *testing.T) {
+		var sentences []fingerprint.Sentence // with a simhash each: a NULL block has no type as a literal
+		for _, fp := range fps {
+			for _, s := range fp.Sentences {
+				if s.HasSimhash && len(sentences) < 30 {
+					sentences = append(sentences, s)
+				}
+			}
+		}
+		q := service.SentenceQuery{Sentences: sentences, MaxDistance: 3, PerSentence: 20}
+		conn, err := st.Pool().Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Release()
+		if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Exec(ctx, "DEALLOCATE sentence_q; RESET plan_cache_mode")
+		if _, err := conn.Exec(ctx, "PREPARE sentence_q AS "+repo.SentenceMatchesSQL); err != nil {
+			t.Fatal(err)
+		}
+		var plan []byte
+		if err := conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE sentence_q("+literals(t, repo.SentenceMatchesArgs(q))+")").Scan(&plan); err != nil {
+			t.Fatal(err)
+		}
+		checkSentencePlan(t, plan)
+	})
 }
 
 type sentenceQuery struct {
