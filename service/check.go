@@ -9,7 +9,8 @@ import (
 // and stores nothing: its Verdict has no ID. external_id is optional; when
 // given, the article stored under the same key is left out of the matches.
 // With opts.SharedSentences, the verdict also lists the sentences it shares
-// with stored articles.
+// with stored articles. Its reads run at the same time (readAtOnce), and
+// the verdict and the shared sentences come from one sentence search.
 //
 // Errors: KindInvalid naming the field at fault, KindUnavailable.
 func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
@@ -30,17 +31,26 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 			return Verdict{}, err
 		}
 	}
-	d, candidates, err := s.judge(ctx, s.store, fp, in.PublishedAt, scope{exclude: self, self: self}, opts)
+	sc := scope{exclude: self, self: self}
+	reads, wait, err := readAtOnce(ctx, s.store, fp, in.PublishedAt, sc, opts)
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer wait()
+	d, candidates, err := s.judgeFrom(ctx, s.store, fp, in.PublishedAt, sc, opts, reads)
 	if err != nil {
 		return Verdict{}, err
 	}
 	v := verdictOf(newArticle(&in, fp, link(0, d)), d.matches)
 	v.Candidates = candidates
 	if opts.SharedSentences {
-		shared, err := s.sharedSentences(ctx, s.store, fp, self, in.PublishedAt, SharedOptions{Limit: opts.Limit})
-		if err != nil {
-			return Verdict{}, err
+		var found []SentenceMatch
+		if len(fp.Sentences) > 0 {
+			if found, err = reads.sentences(); err != nil {
+				return Verdict{}, err
+			}
 		}
+		shared := sharedSentencesFrom(fp, found, in.PublishedAt, SharedOptions{Limit: opts.Limit})
 		v.SharedSentences = &shared
 	}
 	return v, nil

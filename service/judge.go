@@ -32,25 +32,23 @@ type scope struct {
 // many candidates the article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
-	exact, err := r.ExactMatches(ctx, []ExactQuery{exactQuery(fp, sc)})
+	reads, err := readInTurn(ctx, r, fp, published, sc, opts)
 	if err != nil {
 		return decision{}, 0, err
 	}
-	near, err := r.NearCandidates(ctx, []NearQuery{nearQuery(fp, published, sc, opts)})
-	if err != nil {
-		return decision{}, 0, err
-	}
-	apart, err := separatedFrom(ctx, r, sc.self)
-	if err != nil {
-		return decision{}, 0, err
-	}
-	exactKept, nearKept := apart.drop(exact[0]), apart.drop(near[0])
+	return s.judgeFrom(ctx, r, fp, published, sc, opts, reads)
+}
+
+// judgeFrom is judge's decision from what it reads first (judgeReads).
+func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
+	sc scope, opts Options, reads judgeReads) (decision, int, error) {
+	exactKept, nearKept := reads.apart.drop(reads.exact), reads.apart.drop(reads.near)
 	d := decide(fp, exactKept, nearKept, opts)
 	// One search of the sentence index serves both steps: the boilerplate
 	// check of a near match, and the partial step of an article left without
 	// one (the check only takes matches away).
 	if needsBoilerplateCheck(fp, d) || (d.best == nil && len(fp.Sentences) > 0) {
-		found, err := r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude))
+		found, err := reads.sentences()
 		if err != nil {
 			return decision{}, 0, err
 		}
@@ -58,12 +56,12 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 			d = redecide(fp, d, exactKept, nearKept, found, opts)
 		}
 		if d.best == nil {
-			if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, apart); err != nil {
+			if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, reads.apart); err != nil {
 				return decision{}, 0, err
 			}
 		}
 	}
-	return d, len(near[0]), nil
+	return d, len(reads.near), nil
 }
 
 // exactQuery asks for the stored copies of fp within sc.

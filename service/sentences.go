@@ -58,20 +58,6 @@ type sharedArticle struct {
 	coverage Coverage
 }
 
-// sentenceLinks looks up the sentences of fp (whose text is fp.PlainBody)
-// in the sentence index and returns the articles they share sentences with,
-// by article (linksFrom).
-func sentenceLinks(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64, keep func(SentenceMatch) bool) (map[int64]*sharedArticle, error) {
-	if len(fp.Sentences) == 0 {
-		return nil, nil
-	}
-	found, err := r.SentenceMatches(ctx, sentenceQuery(fp, excludeID))
-	if err != nil {
-		return nil, err
-	}
-	return linksFrom(fp, found, keep), nil
-}
-
 // sentenceQuery asks the index for the stored sentences matching fp's.
 func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 	return SentenceQuery{
@@ -262,12 +248,22 @@ func (s *Service) SharedSentences(ctx context.Context, id int64, opts SharedOpti
 // article published at published (excludeID: the article itself, if
 // stored).
 func (s *Service) sharedSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64, published time.Time, opts SharedOptions) (SharedSentences, error) {
-	links, err := sentenceLinks(ctx, r, fp, excludeID, func(m SentenceMatch) bool {
+	var found []SentenceMatch
+	if len(fp.Sentences) > 0 {
+		var err error
+		if found, err = r.SentenceMatches(ctx, sentenceQuery(fp, excludeID)); err != nil {
+			return SharedSentences{}, err
+		}
+	}
+	return sharedSentencesFrom(fp, found, published, opts), nil
+}
+
+// sharedSentencesFrom is the multi-viewpoint answer for fp from found, the
+// sentence index's matches of its sentences.
+func sharedSentencesFrom(fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, opts SharedOptions) SharedSentences {
+	links := linksFrom(fp, found, func(m SentenceMatch) bool {
 		return m.Version == fp.Version && inWindow(m.PublishedAt, published, Options{Window: opts.Window})
 	})
-	if err != nil {
-		return SharedSentences{}, err
-	}
 	out := SharedSentences{Sentences: len(fp.Sentences), Articles: make([]SharedArticle, 0, len(links))}
 	for id, sa := range links {
 		m := sa.match
@@ -280,7 +276,7 @@ func (s *Service) sharedSentences(ctx context.Context, r Reader, fp fingerprint.
 		return cmp.Or(-cmp.Compare(a.Coverage.This, b.Coverage.This), -cmp.Compare(len(a.Pairs), len(b.Pairs)), cmp.Compare(a.ID, b.ID))
 	})
 	out.Articles = out.Articles[:min(len(out.Articles), opts.Limit)]
-	return out, nil
+	return out
 }
 
 // storedFingerprint is the fingerprint of stored article a with its
