@@ -31,12 +31,18 @@ type groupItem struct {
 	verdict Verdict
 	err     error
 	lockSet []LockKey // locks' result, once computed
+
+	// unlocked are the sentences the current attempt to store the group
+	// left unlocked as known boilerplate (boilerplate_locks.go).
+	unlocked []uint64
 }
 
-// locks are the locks of an item: its key and its content.
+// locks are the locks an item may take, its key and its content, known
+// boilerplate included: what the group's budget counts.
 func (it *groupItem) locks() []LockKey {
 	if it.lockSet == nil {
-		it.lockSet = append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, contentLocks(it.fp)...)
+		content, _ := contentLocks(it.fp, nil)
+		it.lockSet = append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, content...)
 	}
 	return it.lockSet
 }
@@ -134,7 +140,8 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 
 // saveGroupTx is one attempt to store a group, step by step:
 //
-//  1. lock every key and content of the group, in ascending order;
+//  1. lock every key and content of the group, in ascending order (known
+//     boilerplate left out, and confirmed in step 4: boilerplate_locks.go);
 //  2. if a key is stored already, store the group article by article;
 //  3. find the stored copies and near duplicates of every article, and
 //     judge each against them and the articles before it in the group;
@@ -150,8 +157,9 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 	var locks []LockKey
 	keys := make([]ArticleKey, len(g))
 	for i, it := range g {
-		locks = append(locks, it.locks()...)
-		keys[i] = it.key()
+		content, unlocked := contentLocks(it.fp, &s.boilerplate)
+		locks = append(append(locks, keyLock(it.in.Source, it.in.ExternalID)), content...)
+		keys[i], it.unlocked = it.key(), unlocked
 	}
 	slices.Sort(locks)
 	if err := tx.Lock(ctx, slices.Compact(locks)); err != nil {
@@ -257,12 +265,15 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 			searched = append(searched, i)
 		}
 	}
-	found, err := groupSentenceSearch(ctx, r, g, ids, searched)
+	found, err := s.groupSentenceSearch(ctx, r, g, ids, searched)
 	if err != nil {
 		return nil, nil, err
 	}
 	var undecided []int
 	for _, i := range searched {
+		if err := s.boilerplate.confirm(g[i].fp, found[i], g[i].unlocked); err != nil {
+			return nil, nil, err
+		}
 		if needsBoilerplateCheck(g[i].fp, decisions[i]) {
 			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], nears[i], found[i], g[i].opts)
 		}
@@ -278,8 +289,9 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 
 // groupSentenceSearch looks up the sentences of the articles searched of a
 // group, all in one statement, and returns by article the stored sentences
-// and those of the articles before it in the group that match its own.
-func groupSentenceSearch(ctx context.Context, r Reader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
+// and those of the articles before it in the group that match its own. It
+// learns the boilerplate the stored ones show (boilerplate_locks.go).
+func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
 	if len(searched) == 0 {
 		return nil, nil
 	}
@@ -306,6 +318,7 @@ func groupSentenceSearch(ctx context.Context, r Reader, g []*groupItem, ids []in
 		perItem[i] = append(perItem[i], m)
 	}
 	for _, i := range searched {
+		s.boilerplate.learn(g[i].fp, perItem[i])
 		perItem[i] = append(perItem[i], groupSentenceMatches(g, ids, i)...)
 	}
 	return perItem, nil

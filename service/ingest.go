@@ -55,9 +55,9 @@ func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fin
 // saveTx is one attempt to store an article, step by step:
 //
 //  1. lock its key and read what is stored under it;
-//  2. lock its family-A blocks and its sentences, so that a near or
-//     partial duplicate arriving at the same instant waits for this one (or
-//     this one for it);
+//  2. lock its family-A blocks and its sentences (but known boilerplate,
+//     which judge confirms), so that a near or partial duplicate arriving
+//     at the same instant waits for this one (or this one for it);
 //  3. if the key holds the same content, answer its stored verdict; if it
 //     holds other content, that content leaves: the articles linking to it
 //     are judged again;
@@ -74,7 +74,8 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Verdict{}, err
 	}
-	if err := tx.Lock(ctx, contentLocks(fp)); err != nil {
+	content, unlocked := contentLocks(fp, &s.boilerplate)
+	if err := tx.Lock(ctx, content); err != nil {
 		return Verdict{}, err
 	}
 
@@ -91,7 +92,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID}, opts)
+	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID, unlocked: unlocked}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -21,6 +21,10 @@ type scope struct {
 	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
 	before  time.Time // only articles ingested before this; zero for all
 	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
+	// unlocked are the sentences of the article judged that its writer
+	// left unlocked as known boilerplate, for judge to confirm
+	// (boilerplate_locks.go); nil when it holds no lock.
+	unlocked []uint64
 }
 
 // judge finds the stored copies and near duplicates of a fingerprint within
@@ -50,6 +54,10 @@ func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Finger
 	if needsBoilerplateCheck(fp, d) || (d.best == nil && len(fp.Sentences) > 0) {
 		found, err := reads.sentences()
 		if err != nil {
+			return decision{}, 0, err
+		}
+		s.boilerplate.learn(fp, found)
+		if err := s.boilerplate.confirm(fp, found, sc.unlocked); err != nil {
 			return decision{}, 0, err
 		}
 		if needsBoilerplateCheck(fp, d) {

@@ -57,15 +57,29 @@ func blockLocks(h uint64) []LockKey {
 // contentLocks are the locks of an article's content, in lock order: its
 // family-A blocks, then its sentences. Two articles that share a sentence
 // take that sentence's lock, so the second to arrive sees the first and can
-// be judged its partial duplicate.
-func contentLocks(fp fingerprint.Fingerprint) []LockKey {
+// be judged its partial duplicate. The sentences known to be boilerplate
+// (known; nil for none) take no lock (boilerplate_locks.go): they are
+// returned apart, unlocked, for judge to confirm.
+func contentLocks(fp fingerprint.Fingerprint, known *knownBoilerplate) (locks []LockKey, unlocked []uint64) {
 	keys := blockLocks(fp.Simhash)
 	sentences := make([]LockKey, 0, len(fp.Sentences))
 	for _, s := range fp.Sentences {
-		sentences = append(sentences, lockKey(lockSpaceSentence, s.TextHash))
+		if known != nil && known.has(s.TextHash) {
+			unlocked = append(unlocked, s.TextHash)
+			continue
+		}
+		sentences = append(sentences, SentenceLockKey(s.TextHash))
 	}
 	slices.Sort(sentences)
-	return append(keys, slices.Compact(sentences)...)
+	return append(keys, slices.Compact(sentences)...), unlocked
+}
+
+// SentenceLockKey is the advisory lock a writer takes for each sentence of
+// its article with this exact hash (fingerprint.Sentence.TextHash), unless
+// it knows the sentence to be boilerplate. An operator who holds it holds
+// back every writer of an article with that sentence.
+func SentenceLockKey(textHash uint64) LockKey {
+	return lockKey(lockSpaceSentence, textHash)
 }
 
 // ClusterLockKey is the advisory lock that serialises changes to the cluster

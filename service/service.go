@@ -35,6 +35,9 @@ type Service struct {
 	combined   combiner      // single ingests waiting to be stored together; see combine.go
 	groupTurns chan struct{} // one per group being stored; see lockbudget.go
 	budget     lockBudget    // the locks a group may hold; see lockbudget.go
+	// boilerplate is the boilerplate known, whose sentences take no
+	// lock; see boilerplate_locks.go
+	boilerplate knownBoilerplate
 }
 
 // Setting changes how New builds a Service.

@@ -74,13 +74,14 @@ func (s *Service) Refingerprint(ctx context.Context, id int64) (bool, error) {
 		if err != nil || x.ContentHash != fp.ContentHash || x.FingerprintVersion == fp.Version {
 			return ignoreNotFound(err) // gone, or new content came meanwhile: nothing to do
 		}
-		if err := tx.Lock(ctx, contentLocks(fp)); err != nil {
+		content, unlocked := contentLocks(fp, &s.boilerplate)
+		if err := tx.Lock(ctx, content); err != nil {
 			return err
 		}
 		if err := s.leave(ctx, tx, &locks, x); err != nil {
 			return err
 		}
-		d, _, err := s.judge(ctx, tx, fp, x.PublishedAt, scope{exclude: x.ID, before: x.IngestedAt, self: x.ID}, s.defaults)
+		d, _, err := s.judge(ctx, tx, fp, x.PublishedAt, scope{exclude: x.ID, before: x.IngestedAt, self: x.ID, unlocked: unlocked}, s.defaults)
 		if err != nil {
 			return err
 		}
