@@ -9,8 +9,8 @@ import (
 // and stores nothing: its Verdict has no ID. external_id is optional; when
 // given, the article stored under the same key is left out of the matches.
 // With opts.SharedSentences, the verdict also lists the sentences it shares
-// with stored articles. Its reads run at the same time (readAtOnce), and
-// the verdict and the shared sentences come from one sentence search.
+// with stored articles; the verdict and the shared sentences come from one
+// search of the sentence index.
 //
 // Errors: KindInvalid naming the field at fault, KindUnavailable.
 func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
@@ -32,11 +32,10 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		}
 	}
 	sc := scope{exclude: self, self: self}
-	reads, wait, err := readAtOnce(ctx, s.store, fp, in.PublishedAt, sc, opts)
+	reads, err := readInTurn(ctx, s.store, fp, in.PublishedAt, sc, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
-	defer wait()
 	d, candidates, err := s.judgeFrom(ctx, s.store, fp, in.PublishedAt, sc, opts, reads)
 	if err != nil {
 		return Verdict{}, err
