@@ -3,37 +3,16 @@ package repo_test
 import (
 	"context"
 	"math/rand/v2"
-	"sync/atomic"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/newsdedup/newsdedup/repo"
-	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
-
-// sentenceSearches counts the searches of the sentence index a store runs.
-type sentenceSearches struct{ n atomic.Int64 }
-
-func (c *sentenceSearches) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
-	if data.SQL == repo.SentenceMatchesSQL {
-		c.n.Add(1)
-	}
-	return ctx
-}
-
-func (c *sentenceSearches) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 // TestCheckSearchesSentencesOnce checks a repost asking for its shared
 // sentences: the verdict's boilerplate check and the shared sentences come
 // from one search of the sentence index.
 func TestCheckSearchesSentencesOnce(t *testing.T) {
-	searches := &sentenceSearches{}
-	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 4, Tracer: searches})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, searches := newCountingStore(t, 4, func(sql string) bool { return sql == repo.SentenceMatchesSQL })
 	svc := newService(t, st)
 	ctx := context.Background()
 	story := novel(t).Originals(rand.New(rand.NewPCG(83, 5)), 1, 800, 1500)[0]

@@ -18,29 +18,37 @@ import (
 	"github.com/newsdedup/newsdedup/service"
 )
 
-// beginCounter counts the transactions a store begins.
-type beginCounter struct{ n atomic.Int64 }
+// statementCounter counts the statements a store runs that match.
+type statementCounter struct {
+	match func(sql string) bool
+	n     atomic.Int64
+}
 
-func (c *beginCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(data.SQL)), "begin") {
+func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	if c.match(data.SQL) {
 		c.n.Add(1)
 	}
 	return ctx
 }
 
-func (c *beginCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// isBegin matches the statement that begins a transaction.
+func isBegin(sql string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(sql)), "begin")
+}
 
 // newCountingStore opens a store on a fresh database, as newStore does, and
-// counts the transactions it begins.
-func newCountingStore(tb testing.TB, maxConns int32) (*repo.Store, *beginCounter) {
+// counts the statements it runs that match.
+func newCountingStore(tb testing.TB, maxConns int32, match func(sql string) bool) (*repo.Store, *statementCounter) {
 	tb.Helper()
-	begins := &beginCounter{}
-	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns, Tracer: begins})
+	counter := &statementCounter{match: match}
+	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns, Tracer: counter})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(st.Close)
-	return st, begins
+	return st, counter
 }
 
 // TestConcurrentIngestsAreStoredTogether sends 60 unrelated articles at
@@ -49,7 +57,7 @@ func newCountingStore(tb testing.TB, maxConns int32) (*repo.Store, *beginCounter
 // stored wait and are stored together.
 func TestConcurrentIngestsAreStoredTogether(t *testing.T) {
 	const articles = 60
-	st, begins := newCountingStore(t, 8)
+	st, begins := newCountingStore(t, 8, isBegin)
 	svc := newService(t, st)
 	ctx := context.Background()
 	originals := novel(t).Originals(rand.New(rand.NewPCG(61, 3)), articles, 800, 1500)

@@ -237,24 +237,33 @@ func (lt *largeTable) testPlan(t *testing.T) {
 	// A prepared statement run often gets a generic plan, made without the
 	// parameters' values: it must use the indexes too.
 	t.Run("generic plan", func(t *testing.T) {
-		conn, err := lt.store.Pool().Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Release()
-		if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Exec(ctx, "DEALLOCATE near_q; RESET plan_cache_mode")
-		if _, err := conn.Exec(ctx, "PREPARE near_q AS "+repo.NearCandidatesSQL); err != nil {
-			t.Fatal(err)
-		}
-		var plan []byte
-		if err := conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE near_q("+literals(t, args)+")").Scan(&plan); err != nil {
-			t.Fatal(err)
-		}
-		checkBlockPlan(t, plan)
+		checkBlockPlan(t, genericPlan(t, lt.store, repo.NearCandidatesSQL, args))
 	})
+}
+
+// genericPlan is EXPLAIN's JSON of the plan PostgreSQL makes for sql
+// without its arguments' values, as it may for a prepared statement run
+// often, run with args.
+func genericPlan(t *testing.T, st *repo.Store, sql string, args []any) []byte {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := st.Pool().Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Exec(ctx, "DEALLOCATE generic_q; RESET plan_cache_mode")
+	if _, err := conn.Exec(ctx, "PREPARE generic_q AS "+sql); err != nil {
+		t.Fatal(err)
+	}
+	var plan []byte
+	if err := conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE generic_q("+literals(t, args)+")").Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
 
 // literals renders the query's arguments as SQL literals for EXECUTE. They

@@ -34,7 +34,7 @@ func TestLockTableSize(t *testing.T) {
 // stored.
 func TestGroupsGrowOnceTheLockTableIsKnown(t *testing.T) {
 	const perBatch = 20
-	st, begins := newCountingStore(t, 8)
+	st, begins := newCountingStore(t, 8, isBegin)
 	svc := newService(t, st)
 	ctx := context.Background()
 	originals := novel(t).Originals(rand.New(rand.NewPCG(71, 5)), 5*perBatch, 800, 1500)
