@@ -34,9 +34,15 @@ func isBoilerplate(fp fingerprint.Fingerprint, found []SentenceMatch) []bool {
 	}
 	out := make([]bool, len(fp.Sentences))
 	for i, n := range holders {
-		out[i] = n+1 >= boilerplateArticles // the article asking holds it too
+		out[i] = boilerplateHolders(n)
 	}
 	return out
+}
+
+// boilerplateHolders reports whether a sentence that n stored sentences
+// match is boilerplate: the article asking holds it too.
+func boilerplateHolders(n int) bool {
+	return n+1 >= boilerplateArticles
 }
 
 // needsBoilerplateCheck reports whether d links fp to a near duplicate that

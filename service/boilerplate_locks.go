@@ -62,7 +62,7 @@ func (k *knownBoilerplate) learn(fp fingerprint.Fingerprint, found []SentenceMat
 	}
 	var learnt []uint64
 	for i, n := range holders {
-		if n+1 >= boilerplateArticles && !k.has(fp.Sentences[i].TextHash) {
+		if boilerplateHolders(n) && !k.has(fp.Sentences[i].TextHash) {
 			learnt = append(learnt, fp.Sentences[i].TextHash)
 		}
 	}

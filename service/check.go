@@ -43,11 +43,9 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	v := verdictOf(newArticle(&in, fp, link(0, d)), d.matches)
 	v.Candidates = candidates
 	if opts.SharedSentences {
-		var found []SentenceMatch
-		if len(fp.Sentences) > 0 {
-			if found, err = reads.sentences(); err != nil {
-				return Verdict{}, err
-			}
+		found, err := reads.sentences()
+		if err != nil {
+			return Verdict{}, err
 		}
 		shared := sharedSentencesFrom(fp, found, in.PublishedAt, SharedOptions{Limit: opts.Limit})
 		v.SharedSentences = &shared

@@ -37,14 +37,20 @@ type groupItem struct {
 	unlocked []uint64
 }
 
-// locks are the locks an item may take, its key and its content, known
-// boilerplate included: what the group's budget counts.
+// locks are the locks an item may take, known boilerplate included: what
+// the group's budget counts.
 func (it *groupItem) locks() []LockKey {
 	if it.lockSet == nil {
-		content, _ := contentLocks(it.fp, nil)
-		it.lockSet = append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, content...)
+		it.lockSet, _ = it.lockPlan(nil)
 	}
 	return it.lockSet
+}
+
+// lockPlan is what an item locks, its key and its content, and the
+// sentences it leaves unlocked as boilerplate known (contentLocks).
+func (it *groupItem) lockPlan(known *knownBoilerplate) (locks []LockKey, unlocked []uint64) {
+	content, unlocked := contentLocks(it.fp, known)
+	return append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, content...), unlocked
 }
 
 // groupBuilder collects the items of the next group: it says when an item
@@ -157,8 +163,8 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 	var locks []LockKey
 	keys := make([]ArticleKey, len(g))
 	for i, it := range g {
-		content, unlocked := contentLocks(it.fp, &s.boilerplate)
-		locks = append(append(locks, keyLock(it.in.Source, it.in.ExternalID)), content...)
+		taken, unlocked := it.lockPlan(&s.boilerplate)
+		locks = append(locks, taken...)
 		keys[i], it.unlocked = it.key(), unlocked
 	}
 	slices.Sort(locks)

@@ -48,7 +48,7 @@ func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, publi
 	)
 	search := func() ([]SentenceMatch, error) {
 		if !searched {
-			found, searchErr = r.SentenceMatches(ctx, sentenceQuery(fp, sc.exclude))
+			found, searchErr = searchSentences(ctx, r, fp, sc.exclude)
 			searched = true
 		}
 		return found, searchErr

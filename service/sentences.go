@@ -58,6 +58,15 @@ type sharedArticle struct {
 	coverage Coverage
 }
 
+// searchSentences returns the stored sentences matching fp's (excludeID:
+// an article left out), without a statement when fp has none.
+func searchSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64) ([]SentenceMatch, error) {
+	if len(fp.Sentences) == 0 {
+		return nil, nil
+	}
+	return r.SentenceMatches(ctx, sentenceQuery(fp, excludeID))
+}
+
 // sentenceQuery asks the index for the stored sentences matching fp's.
 func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 	return SentenceQuery{
@@ -248,12 +257,9 @@ func (s *Service) SharedSentences(ctx context.Context, id int64, opts SharedOpti
 // article published at published (excludeID: the article itself, if
 // stored).
 func (s *Service) sharedSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64, published time.Time, opts SharedOptions) (SharedSentences, error) {
-	var found []SentenceMatch
-	if len(fp.Sentences) > 0 {
-		var err error
-		if found, err = r.SentenceMatches(ctx, sentenceQuery(fp, excludeID)); err != nil {
-			return SharedSentences{}, err
-		}
+	found, err := searchSentences(ctx, r, fp, excludeID)
+	if err != nil {
+		return SharedSentences{}, err
 	}
 	return sharedSentencesFrom(fp, found, published, opts), nil
 }
