@@ -5,6 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
@@ -39,4 +40,13 @@ func (s *Store) CopySentences(ctx context.Context, bySentence map[int64][]finger
 	}
 	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns, pgx.CopyFromRows(rows))
 	return err
+}
+
+// SeqScannedInTx returns how many rows of table tx has read by sequential
+// scan so far: the transaction's own count, which PostgreSQL does not flush
+// before it ends.
+func SeqScannedInTx(ctx context.Context, tx service.Tx, table string) (int64, error) {
+	var n int64
+	err := tx.(*storeTx).db.QueryRow(ctx, "SELECT pg_stat_get_xact_tuples_returned($1::regclass)", table).Scan(&n)
+	return n, err
 }

@@ -14,6 +14,9 @@ import (
 // queries are the reads, over a pool or inside a transaction.
 type queries struct {
 	db querier
+	// writing is set in a transaction of InTx: one that may write, whose
+	// candidate search is planned each run (plannedEachRun).
+	writing bool
 }
 
 // Article returns the article with this id, or KindNotFound.
@@ -129,7 +132,11 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 	if len(nqs) == 0 {
 		return nil, nil
 	}
-	rows, err := q.db.Query(ctx, nearCandidatesSQL, nearCandidatesArgs(nqs)...)
+	args := nearCandidatesArgs(nqs)
+	if q.writing {
+		args = plannedEachRun(args...)
+	}
+	rows, err := q.db.Query(ctx, nearCandidatesSQL, args...)
 	return collectPerQuery(rows, err, len(nqs), "find near candidates")
 }
 

@@ -52,15 +52,9 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = ms
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = "dedupd"
-	// plan_cache_mode stays PostgreSQL's default: each run of a statement
-	// whose queries arrive as arrays is planned for its values. Planning is
-	// about a fifth of PostgreSQL's time in a check, and generic plans
-	// (force_generic_plan) were measured: 16 clients' checks at 1,000,000
-	// articles answered a fifth more a second (744 → 885 and 922 reposts a
-	// second), but batch ingest into a young table fell by a quarter (1,477
-	// and 1,385 → 1,152 and 1,023 articles/s, 2 clients, no sentence index),
-	// because a generic plan made while a table is small is kept as it
-	// grows, where a custom plan reads the table's size every time. A
+	// plan_cache_mode stays PostgreSQL's default, under which a statement
+	// pgx has prepared gets a generic plan once five runs suggest that one
+	// plan fits all; the candidate search opts out (plannedEachRun). A
 	// database URL may still set plan_cache_mode.
 	cfg.ConnConfig.Tracer = opts.Tracer
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -95,7 +89,7 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 	if err != nil {
 		return interpretError(err, "begin transaction")
 	}
-	if err := fn(&storeTx{queries: queries{db: tx}}); err != nil {
+	if err := fn(&storeTx{queries: queries{db: tx, writing: true}}); err != nil {
 		// Roll back without the caller's context: it may be the one that
 		// expired, and the connection must go back to the pool clean.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -104,6 +98,35 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 		return err
 	}
 	return interpretError(tx.Commit(ctx), "commit transaction")
+}
+
+// plannedEachRun is the arguments of a statement that PostgreSQL must plan
+// for its values every time it runs: a writer's candidate search (queries
+// of InTx). pgx then sends it as the unnamed statement (its description
+// cached, still one round trip), never as a prepared one, which may get a
+// generic plan. A generic plan is made for the table as it is when the plan
+// is chosen and kept until ANALYZE replaces it; chosen while the table is
+// nearly empty, in a new deployment's first minute or an archive's import,
+// it reads the whole table, and kept while the writers grow it, every
+// lookup read every stored article: 175 ms a group of 100 articles at
+// 8,000 stored (auto_explain, real news into an empty database), until
+// autovacuum analyzed the table (TestYoungTableKeepsUsingTheIndex).
+//
+// Measured on real news (dedupbench -only news-ingest, then -only
+// news-check, against the code before, in turn, on a loaded machine):
+// batch ingest into an empty database 393–453 articles/s with the sentence
+// index, 1,065–1,260 without, against 375–411 and 1,049–1,200 before, and
+// 463–487 against 456–460 into 1,000,000 articles. A check keeps its
+// prepared statement: planned each run, 16 clients' checks at 1,000,000
+// articles answered 17–26 % fewer requests a second (means of two runs:
+// 272 against 366 reposts a second, 364 against 439 new stories) —
+// PostgreSQL's generic plan there is the block indexes' (TestLargeTable)
+// and saves the planning. Checks do not grow the table; on a young one,
+// autovacuum's next ANALYZE corrects their plan. The sentence search needs
+// no such care: its generic plan made for an empty table still reads the
+// sentence indexes (the same test).
+func plannedEachRun(args ...any) []any {
+	return append([]any{pgx.QueryExecModeCacheDescribe}, args...)
 }
 
 // querier is what pgxpool.Pool and pgx.Tx have in common.

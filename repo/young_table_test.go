@@ -1,0 +1,135 @@
+package repo_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// TestYoungTableKeepsUsingTheIndex is a new deployment's first minutes, or
+// an archive imported into an empty database: a writer's searches run often
+// while the tables are nearly empty, then the tables grow tenfold and more
+// before autovacuum analyzes them. PostgreSQL keeps a prepared statement's
+// generic plan once it has chosen one (plan_cache_mode auto, after five
+// runs), and a generic plan made for an empty table may read the whole
+// table; kept as the table grows, each search would read every stored row.
+// A writer's candidate search is planned for its values on every run; the
+// sentence search's generic plan reads its indexes even when made for an
+// empty table. Both must read their block indexes at any size.
+func TestYoungTableKeepsUsingTheIndex(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t, 1) // one connection: the one that caches the statements
+	// Autovacuum's ANALYZE would replace a kept plan, by chance, mid-test.
+	for _, table := range []string{"articles", "sentences"} {
+		if _, err := st.Pool().Exec(ctx, "ALTER TABLE "+table+" SET (autovacuum_enabled = false)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	version := algorithm(t).Version()
+	rng := rand.New(rand.NewPCG(20261126, 1))
+	near := make([]service.NearQuery, 10)
+	for i := range near {
+		near[i] = service.NearQuery{Simhash: rng.Uint64(), Version: version, MaxDistance: 3, Limit: 10}
+	}
+	sq := service.SentenceQuery{MaxDistance: 3, PerSentence: 10}
+	for range 10 {
+		sq.Sentences = append(sq.Sentences, randomSentence(rng))
+	}
+	searchArticles := func(tx service.Tx) error {
+		_, err := tx.NearCandidates(ctx, near)
+		return err
+	}
+	searchSentences := func(tx service.Tx) error {
+		_, err := tx.SentenceMatches(ctx, sq)
+		return err
+	}
+	for range 10 {
+		seqScanned(t, st, "articles", searchArticles)
+		seqScanned(t, st, "sentences", searchSentences)
+	}
+
+	const stored = 20_000
+	rows := make([]repo.CopyRow, stored)
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range rows {
+		rows[i] = repo.CopyRow{Article: service.Article{
+			Source:             "fixture",
+			ExternalID:         "random-" + strconv.Itoa(i),
+			PublishedAt:        base.Add(time.Duration(i) * time.Minute),
+			Simhash:            rng.Uint64(),
+			FingerprintVersion: version,
+			Words:              fingerprint.WordSet{},
+			ContentHash:        sha256.Sum256([]byte("random" + strconv.Itoa(i))),
+		}}
+	}
+	if _, err := st.CopyArticles(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	if err := pgxScanIDs(ctx, st, &ids); err != nil {
+		t.Fatal(err)
+	}
+	sentences := make(map[int64][]fingerprint.Sentence)
+	for _, id := range ids[:stored/10] {
+		for range 10 {
+			sentences[id] = append(sentences[id], randomSentence(rng))
+		}
+	}
+	if err := st.CopySentences(ctx, sentences); err != nil {
+		t.Fatal(err)
+	}
+
+	if n := seqScanned(t, st, "articles", searchArticles); n >= stored {
+		t.Errorf("a candidate search of %d fingerprints read %d stored articles one by one (%d stored): its plan is the one made for an empty table", len(near), n, stored)
+	}
+	if n := seqScanned(t, st, "sentences", searchSentences); n >= stored {
+		t.Errorf("a sentence search of %d sentences read %d stored sentences one by one (%d stored): its plan is the one made for an empty table", len(sq.Sentences), n, stored)
+	}
+}
+
+// randomSentence is a sentence with a random text hash and simhash.
+func randomSentence(rng *rand.Rand) fingerprint.Sentence {
+	return fingerprint.Sentence{Start: 0, End: 20, Runes: 20, TextHash: rng.Uint64(), Simhash: rng.Uint64(), HasSimhash: true}
+}
+
+// pgxScanIDs reads the stored articles' ids.
+func pgxScanIDs(ctx context.Context, st *repo.Store, ids *[]int64) error {
+	rows, err := st.Pool().Query(ctx, "SELECT id FROM articles ORDER BY id")
+	if err != nil {
+		return err
+	}
+	*ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+	return err
+}
+
+// seqScanned runs search in a writer's transaction (Store.InTx) and
+// returns how many rows of table it read by sequential scan.
+func seqScanned(t *testing.T, st *repo.Store, table string, search func(service.Tx) error) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var before, after int64
+	err := st.InTx(ctx, func(tx service.Tx) error {
+		var err error
+		if before, err = repo.SeqScannedInTx(ctx, tx, table); err != nil {
+			return err
+		}
+		if err := search(tx); err != nil {
+			return err
+		}
+		after, err = repo.SeqScannedInTx(ctx, tx, table)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return after - before
+}
