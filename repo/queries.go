@@ -14,9 +14,10 @@ import (
 // queries are the reads, over a pool or inside a transaction.
 type queries struct {
 	db querier
-	// writing is set in a transaction of InTx: one that may write, whose
-	// candidate search is planned each run (plannedEachRun).
-	writing bool
+	// planEachRun, in a transaction of InTx (one that may write), is how
+	// its candidate search is sent to be planned for its values on every
+	// run (planEachRunMode); zero elsewhere.
+	planEachRun pgx.QueryExecMode
 }
 
 // Article returns the article with this id, or KindNotFound.
@@ -133,8 +134,8 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 		return nil, nil
 	}
 	args := nearCandidatesArgs(nqs)
-	if q.writing {
-		args = plannedEachRun(args...)
+	if q.planEachRun != 0 {
+		args = append([]any{q.planEachRun}, args...)
 	}
 	rows, err := q.db.Query(ctx, nearCandidatesSQL, args...)
 	return collectPerQuery(rows, err, len(nqs), "find near candidates")

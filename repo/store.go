@@ -31,7 +31,8 @@ type Options struct {
 // concurrent use.
 type Store struct {
 	queries
-	pool *pgxpool.Pool
+	pool        *pgxpool.Pool
+	planEachRun pgx.QueryExecMode // its writers' (planEachRunMode)
 }
 
 // Open returns a Store over a pool of connections to databaseURL. It does not
@@ -54,14 +55,14 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	cfg.ConnConfig.RuntimeParams["application_name"] = "dedupd"
 	// plan_cache_mode stays PostgreSQL's default, under which a statement
 	// pgx has prepared gets a generic plan once five runs suggest that one
-	// plan fits all; the candidate search opts out (plannedEachRun). A
-	// database URL may still set plan_cache_mode.
+	// plan fits all; a writer's candidate search opts out
+	// (planEachRunMode). A database URL may still set plan_cache_mode.
 	cfg.ConnConfig.Tracer = opts.Tracer
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
-	return &Store{queries: queries{db: pool}, pool: pool}, nil
+	return &Store{queries: queries{db: pool}, pool: pool, planEachRun: planEachRunMode(cfg.ConnConfig)}, nil
 }
 
 // Close waits for the pool's connections to be released and closes them.
@@ -89,7 +90,7 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 	if err != nil {
 		return interpretError(err, "begin transaction")
 	}
-	if err := fn(&storeTx{queries: queries{db: tx, writing: true}}); err != nil {
+	if err := fn(&storeTx{queries: queries{db: tx, planEachRun: s.planEachRun}}); err != nil {
 		// Roll back without the caller's context: it may be the one that
 		// expired, and the connection must go back to the pool clean.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -100,17 +101,19 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 	return interpretError(tx.Commit(ctx), "commit transaction")
 }
 
-// plannedEachRun is the arguments of a statement that PostgreSQL must plan
-// for its values every time it runs: a writer's candidate search (queries
-// of InTx). pgx then sends it as the unnamed statement (its description
-// cached, still one round trip), never as a prepared one, which may get a
-// generic plan. A generic plan is made for the table as it is when the plan
-// is chosen and kept until ANALYZE replaces it; chosen while the table is
-// nearly empty, in a new deployment's first minute or an archive's import,
-// it reads the whole table, and kept while the writers grow it, every
-// lookup read every stored article: 175 ms a group of 100 articles at
-// 8,000 stored (auto_explain, real news into an empty database), until
-// autovacuum analyzed the table (TestYoungTableKeepsUsingTheIndex).
+// planEachRunMode is how a statement is sent that PostgreSQL must plan for
+// its values every time it runs: a writer's candidate search (queries of
+// InTx). pgx sends it as the unnamed statement, with its description cached
+// (one round trip), or described on every run (two) when the database URL
+// turned that cache off (description_cache_capacity=0) — never as a prepared
+// statement, which may get a generic plan. A generic plan is made for the
+// table as it is when the plan is chosen and kept until ANALYZE replaces it;
+// chosen while the table is nearly empty, in a new deployment's first minute
+// or an archive's import, it reads the whole table, and kept while the
+// writers grow it, every lookup read every stored article: 175 ms a group of
+// 100 articles at 8,000 stored (auto_explain, real news into an empty
+// database), until autovacuum analyzed the table
+// (TestYoungTableKeepsUsingTheIndex).
 //
 // Measured on real news (dedupbench -only news-ingest, then -only
 // news-check, against the code before, in turn, on a loaded machine):
@@ -125,8 +128,11 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 // autovacuum's next ANALYZE corrects their plan. The sentence search needs
 // no such care: its generic plan made for an empty table still reads the
 // sentence indexes (the same test).
-func plannedEachRun(args ...any) []any {
-	return append([]any{pgx.QueryExecModeCacheDescribe}, args...)
+func planEachRunMode(cfg *pgx.ConnConfig) pgx.QueryExecMode {
+	if cfg.DescriptionCacheCapacity == 0 {
+		return pgx.QueryExecModeDescribeExec
+	}
+	return pgx.QueryExecModeCacheDescribe
 }
 
 // querier is what pgxpool.Pool and pgx.Tx have in common.

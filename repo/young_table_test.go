@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -26,8 +28,31 @@ import (
 // sentence search's generic plan reads its indexes even when made for an
 // empty table. Both must read their block indexes at any size.
 func TestYoungTableKeepsUsingTheIndex(t *testing.T) {
+	t.Run("statement descriptions cached", func(t *testing.T) {
+		youngTable(t, dbtest.URL(t))
+	})
+	// A URL may turn pgx's description cache off: the search is then
+	// described on every run, and still planned on every run.
+	t.Run("description_cache_capacity=0", func(t *testing.T) {
+		u, err := url.Parse(dbtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("description_cache_capacity", "0")
+		u.RawQuery = q.Encode()
+		youngTable(t, u.String())
+	})
+}
+
+func youngTable(t *testing.T, databaseURL string) {
 	ctx := context.Background()
-	st := newStore(t, 1) // one connection: the one that caches the statements
+	// One connection: the one that caches the statements.
+	st, err := repo.Open(ctx, databaseURL, repo.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
 	// Autovacuum's ANALYZE would replace a kept plan, by chance, mid-test.
 	for _, table := range []string{"articles", "sentences"} {
 		if _, err := st.Pool().Exec(ctx, "ALTER TABLE "+table+" SET (autovacuum_enabled = false)"); err != nil {
