@@ -393,21 +393,7 @@ func fixtureArticle(key, source string, published time.Time, contentType service
 func copyCluster(t *testing.T, st *repo.Store, rows []repo.CopyRow) []int64 {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := st.CopyArticles(ctx, rows); err != nil {
-		t.Fatal(err)
-	}
-	keys := make([]string, len(rows))
-	for i, r := range rows {
-		keys[i] = r.Article.ExternalID
-	}
-	pgRows, err := st.Pool().Query(ctx, `SELECT id FROM articles WHERE external_id = ANY ($1) ORDER BY array_position($1, external_id)`, keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := pgx.CollectRows(pgRows, pgx.RowTo[int64])
-	if err != nil {
-		t.Fatal(err)
-	}
+	ids := copyArticles(t, st, rows)
 	if _, err := st.Pool().Exec(ctx, `
 		UPDATE articles SET duplicate_of = $1, cluster_head = $1, status = 'near_duplicate', distance = 1, word_ratio = 0.9, overlap = 0.9
 		WHERE id = ANY ($2)`, ids[0], ids[1:]); err != nil {

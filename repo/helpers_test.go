@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
@@ -70,4 +72,31 @@ func mustFingerprint(tb testing.TB, a corpus.Article) fingerprint.Fingerprint {
 		tb.Fatal(err)
 	}
 	return fp
+}
+
+// copyArticles stores rows with COPY, unjudged, and returns their ids, in
+// the order of rows.
+func copyArticles(t *testing.T, st *repo.Store, rows []repo.CopyRow) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := st.CopyArticles(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	sources, keys := make([]string, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		sources[i], keys[i] = r.Article.Source, r.Article.ExternalID
+	}
+	pgRows, err := st.Pool().Query(ctx, `
+		SELECT a.id
+		FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(source, external_id, n)
+		JOIN articles a USING (source, external_id)
+		ORDER BY k.n`, sources, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(pgRows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }

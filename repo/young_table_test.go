@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
@@ -96,13 +94,7 @@ func youngTable(t *testing.T, databaseURL string) {
 			ContentHash:        sha256.Sum256([]byte("random" + strconv.Itoa(i))),
 		}}
 	}
-	if _, err := st.CopyArticles(ctx, rows); err != nil {
-		t.Fatal(err)
-	}
-	var ids []int64
-	if err := pgxScanIDs(ctx, st, &ids); err != nil {
-		t.Fatal(err)
-	}
+	ids := copyArticles(t, st, rows)
 	sentences := make(map[int64][]fingerprint.Sentence)
 	for _, id := range ids[:stored/10] {
 		for range 10 {
@@ -124,16 +116,6 @@ func youngTable(t *testing.T, databaseURL string) {
 // randomSentence is a sentence with a random text hash and simhash.
 func randomSentence(rng *rand.Rand) fingerprint.Sentence {
 	return fingerprint.Sentence{Start: 0, End: 20, Runes: 20, TextHash: rng.Uint64(), Simhash: rng.Uint64(), HasSimhash: true}
-}
-
-// pgxScanIDs reads the stored articles' ids.
-func pgxScanIDs(ctx context.Context, st *repo.Store, ids *[]int64) error {
-	rows, err := st.Pool().Query(ctx, "SELECT id FROM articles ORDER BY id")
-	if err != nil {
-		return err
-	}
-	*ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
-	return err
 }
 
 // seqScanned runs search in a writer's transaction (Store.InTx) and
