@@ -2,8 +2,11 @@ package repo_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -48,7 +51,13 @@ func novel(tb testing.TB) *corpus.Novel {
 // newStore opens a store on a fresh database; maxConns sizes its pool.
 func newStore(tb testing.TB, maxConns int32) *repo.Store {
 	tb.Helper()
-	st, err := repo.Open(context.Background(), dbtest.URL(tb), repo.Options{MaxConns: maxConns})
+	return openStore(tb, dbtest.URL(tb), maxConns)
+}
+
+// openStore opens a store on databaseURL, closed when the test ends.
+func openStore(tb testing.TB, databaseURL string, maxConns int32) *repo.Store {
+	tb.Helper()
+	st, err := repo.Open(context.Background(), databaseURL, repo.Options{MaxConns: maxConns})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -99,4 +108,17 @@ func copyArticles(t *testing.T, st *repo.Store, rows []repo.CopyRow) []int64 {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// fixtureRow is the i-th stored article of a kind of fixture: simhash h, no
+// words, a content hash of its own, published i minutes into 2026.
+func fixtureRow(kind string, i int, h uint64, version fingerprint.Version) repo.CopyRow {
+	return repo.CopyRow{Article: service.Article{
+		Source:             "fixture",
+		ExternalID:         kind + "-" + strconv.Itoa(i),
+		PublishedAt:        time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute),
+		Simhash:            h,
+		FingerprintVersion: version,
+		ContentHash:        sha256.Sum256([]byte(kind + strconv.Itoa(i))),
+	}}
 }

@@ -2,13 +2,11 @@ package repo_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -62,28 +60,18 @@ func buildLargeTable(t *testing.T) *largeTable {
 
 	rows := make([]repo.CopyRow, 0, len(articles)+extraRandom+extraFlipped)
 	lt := &largeTable{store: st, version: alg.Version()}
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	add := func(kind string, i int, h uint64, words fingerprint.WordSet, hash [32]byte) {
-		rows = append(rows, repo.CopyRow{Article: service.Article{
-			Source:             "fixture",
-			ExternalID:         kind + "-" + strconv.Itoa(i),
-			PublishedAt:        base.Add(time.Duration(i) * time.Minute),
-			Simhash:            h,
-			FingerprintVersion: alg.Version(),
-			Words:              words,
-			ContentHash:        hash,
-		}})
-	}
 	for i, fp := range fps {
-		add("real", i, fp.Simhash, fp.Words, fp.ContentHash)
+		row := fixtureRow("real", i, fp.Simhash, alg.Version())
+		row.Article.Words, row.Article.ContentHash = fp.Words, fp.ContentHash
+		rows = append(rows, row)
 		lt.real = append(lt.real, fp.Simhash)
 	}
 	for i := range extraRandom {
-		add("random", i, rng.Uint64(), nil, sha256.Sum256([]byte("random"+strconv.Itoa(i))))
+		rows = append(rows, fixtureRow("random", i, rng.Uint64(), alg.Version()))
 	}
 	for i := range extraFlipped {
 		h := flipBits(rng, lt.real[rng.IntN(len(lt.real))], 1+rng.IntN(5))
-		add("flipped", i, h, nil, sha256.Sum256([]byte("flipped"+strconv.Itoa(i))))
+		rows = append(rows, fixtureRow("flipped", i, h, alg.Version()))
 	}
 	if _, err := st.CopyArticles(ctx, rows); err != nil {
 		t.Fatal(err)

@@ -2,12 +2,9 @@ package repo_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"math/rand/v2"
 	"net/url"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
@@ -46,11 +43,7 @@ func TestYoungTableKeepsUsingTheIndex(t *testing.T) {
 func youngTable(t *testing.T, databaseURL string) {
 	ctx := context.Background()
 	// One connection: the one that caches the statements.
-	st, err := repo.Open(ctx, databaseURL, repo.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st := openStore(t, databaseURL, 1)
 	// Autovacuum's ANALYZE would replace a kept plan, by chance, mid-test.
 	for _, table := range []string{"articles", "sentences"} {
 		if _, err := st.Pool().Exec(ctx, "ALTER TABLE "+table+" SET (autovacuum_enabled = false)"); err != nil {
@@ -82,17 +75,8 @@ func youngTable(t *testing.T, databaseURL string) {
 
 	const stored = 20_000
 	rows := make([]repo.CopyRow, stored)
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range rows {
-		rows[i] = repo.CopyRow{Article: service.Article{
-			Source:             "fixture",
-			ExternalID:         "random-" + strconv.Itoa(i),
-			PublishedAt:        base.Add(time.Duration(i) * time.Minute),
-			Simhash:            rng.Uint64(),
-			FingerprintVersion: version,
-			Words:              fingerprint.WordSet{},
-			ContentHash:        sha256.Sum256([]byte("random" + strconv.Itoa(i))),
-		}}
+		rows[i] = fixtureRow("random", i, rng.Uint64(), version)
 	}
 	ids := copyArticles(t, st, rows)
 	sentences := make(map[int64][]fingerprint.Sentence)
