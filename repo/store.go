@@ -32,7 +32,7 @@ type Options struct {
 type Store struct {
 	queries
 	pool        *pgxpool.Pool
-	planEachRun pgx.QueryExecMode // its writers' (planEachRunMode)
+	writersPlan pgx.QueryExecMode // how its writers send the candidate search (planEachRunMode)
 }
 
 // Open returns a Store over a pool of connections to databaseURL. It does not
@@ -67,7 +67,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
-	return &Store{queries: queries{db: pool}, pool: pool, planEachRun: planEachRunMode(cfg.ConnConfig)}, nil
+	return &Store{queries: queries{db: pool}, pool: pool, writersPlan: planEachRunMode(cfg.ConnConfig)}, nil
 }
 
 // Close waits for the pool's connections to be released and closes them.
@@ -95,7 +95,7 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 	if err != nil {
 		return interpretError(err, "begin transaction")
 	}
-	if err := fn(&storeTx{queries: queries{db: tx, planEachRun: s.planEachRun}}); err != nil {
+	if err := fn(&storeTx{queries: queries{db: tx, planEachRun: s.writersPlan}}); err != nil {
 		// Roll back without the caller's context: it may be the one that
 		// expired, and the connection must go back to the pool clean.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
