@@ -28,6 +28,7 @@ type newsIngestRun struct {
 	dict *fingerprint.Dictionary
 	set  *newsSet
 	made *[]string // the databases made, for the caller to drop
+	cpu  cpuClock
 }
 
 // benchNewsIngest measures the section. novel loads 围城, for when the
@@ -51,7 +52,12 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 		Load: []LoadSample{loadAverage("real news: start")},
 	}
 	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
-	nr := &newsIngestRun{cfg: cfg, dict: dict, set: set, made: made}
+	clock, err := serverCPUClock(ctx, cfg.serverURL)
+	if err != nil {
+		return nil, err
+	}
+	res.ServerCPU = clock.why
+	nr := &newsIngestRun{cfg: cfg, dict: dict, set: set, made: made, cpu: clock}
 
 	// Warm the dictionary's pages and the allocator, uncounted, so that the
 	// first fingerprint-only run does not pay for them.
@@ -67,7 +73,9 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 			var run NewsRun
 			switch m.Kind {
 			case newsFingerprint:
+				start := processCPU()
 				run, err = fingerprintOnly(ctx, alg, set.Items, m.Sentences)
+				run.CPU = &RunCPU{ProcessSeconds: (processCPU() - start).Seconds()} // no database
 				fpRate[m.Sentences] = run.PerSecond
 			case newsBatch:
 				run, err = nr.ingest(ctx, m)
@@ -153,7 +161,10 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 		_ = srv.stop()
 		return NewsRun{}, err
 	}
+	cpuStart := nr.cpu.read()
 	run, err := postNews(ctx, srv.URL, path, requests, m.Clients)
+	cpu := nr.cpu.read().since(cpuStart)
+	run.CPU = &cpu
 	if serr := srv.stop(); err == nil && serr != nil {
 		err = fmt.Errorf("stop the server: %w", serr)
 	}
@@ -169,6 +180,17 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 		}
 	}
 	return run, nil
+}
+
+// serverCPUClock opens a connection to the server at url for as long as
+// it takes to find its processes (newCPUClock).
+func serverCPUClock(ctx context.Context, url string) (cpuClock, error) {
+	pool, err := openPool(ctx, url, 1)
+	if err != nil {
+		return cpuClock{}, err
+	}
+	defer pool.Close()
+	return newCPUClock(ctx, pool), nil
 }
 
 // countArticles counts the rows of the articles table at dbURL.

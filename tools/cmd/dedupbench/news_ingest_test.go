@@ -85,6 +85,14 @@ func runNewsSection(t *testing.T, cfg *config) *NewsIngestResult {
 		if (m.Kind == newsBatch) != (m.Ratio != nil) {
 			t.Errorf("%s: ratio to fingerprint-only %v", modeName(&m), m.Ratio)
 		}
+		switch {
+		case m.CPU == nil || m.CPU.Process.Median <= 0 || m.CPU.Cores.Median <= 0:
+			t.Errorf("%s: CPU time per article %+v", modeName(&m), m.CPU)
+		case m.Kind == newsFingerprint && m.CPU.Server != nil:
+			t.Errorf("fingerprint-only counts the server's CPU time: %+v", *m.CPU.Server)
+		case m.Kind != newsFingerprint && (m.CPU.Server != nil) != (res.ServerCPU == ""):
+			t.Errorf("%s: the server's CPU time %v, yet why it was not measured: %q", modeName(&m), m.CPU.Server, res.ServerCPU)
+		}
 	}
 	if batches := res.mode(newsBatch, true, 2).Runs[0].RequestMS.N; batches != (res.Articles+9)/10 {
 		t.Errorf("%d batches, want %d", batches, (res.Articles+9)/10)
@@ -109,7 +117,7 @@ func TestNewsIngestFallback(t *testing.T) {
 	var b strings.Builder
 	writeNewsIngest(&b, res, true)
 	md := b.String()
-	for _, want := range []string{"## " + newsSectionTitle, "real corpora were MISSING", "no-corpora", "not** figures on real news", "### Goals of this section", "sentence index"} {
+	for _, want := range []string{"## " + newsSectionTitle, "real corpora were MISSING", "no-corpora", "not** figures on real news", "### Goals of this section", "sentence index", "### CPU time per article"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the section does not say %q:\n%s", want, md)
 		}

@@ -44,6 +44,7 @@ func writeNewsIngest(b *strings.Builder, r *NewsIngestResult, goals bool) {
 	w("The same articles, one request each, from %d clients, each posting its next article when its last is answered, into a fresh database for each run. The service stores concurrent single ingests together, a group to a transaction (`service/combine.go`); the figure is what a CMS that posts one article at a time gets.\n\n", r.singleClients())
 	writeNewsTable(b, r, newsSingle)
 	writeNewsWhy(b, r)
+	writeNewsCPU(b, r)
 
 	if goals {
 		w("### Goals of this section\n\n| goal | measured | status |\n| --- | --- | --- |\n")

@@ -22,7 +22,10 @@ type NewsIngestResult struct {
 	Workers    int     `json:"fingerprint_goroutines"` // GOMAXPROCS
 	PoolSize   int32   `json:"service_pool_size"`
 	// Modes are the measurements, fingerprint-only first.
-	Modes        []NewsMode   `json:"modes"`
+	Modes []NewsMode `json:"modes"`
+	// ServerCPU says why PostgreSQL's CPU time was not measured; "" when
+	// it was (cpu.go).
+	ServerCPU    string       `json:"server_cpu_unmeasured,omitempty"`
 	Load         []LoadSample `json:"load"`
 	TotalSeconds float64      `json:"total_seconds"`
 }
@@ -51,8 +54,21 @@ type NewsMode struct {
 	// Ratio summarises, for batch ingest, each run's rate over the
 	// fingerprint-only rate of the same repetition with the same sentence
 	// work.
-	Ratio *Summary  `json:"ratio_to_fingerprint_only,omitempty"`
-	Runs  []NewsRun `json:"runs"`
+	Ratio *Summary `json:"ratio_to_fingerprint_only,omitempty"`
+	// CPU summarises the runs' CPU time per article; nil for runs
+	// measured before it was.
+	CPU  *NewsCPU  `json:"cpu_ms_per_article,omitempty"`
+	Runs []NewsRun `json:"runs"`
+}
+
+// NewsCPU summarises a measurement's CPU time per article, in
+// milliseconds, and how many cores its runs kept busy on average (CPU time
+// over wall time).
+type NewsCPU struct {
+	Process Summary  `json:"process"`
+	Server  *Summary `json:"server,omitempty"` // nil when not measured
+	Total   Summary  `json:"total"`
+	Cores   Summary  `json:"cores_busy"`
 }
 
 // NewsRun is one run of a measurement.
@@ -72,6 +88,7 @@ type NewsRun struct {
 	HTTPErrors map[string]int `json:"http_errors,omitempty"`
 	RequestMS  Summary        `json:"request_ms"` // per request (batch or article); empty for fingerprint-only
 	Ratio      float64        `json:"ratio_to_fingerprint_only,omitempty"`
+	CPU        *RunCPU        `json:"cpu,omitempty"`
 }
 
 // mode returns the section's measurement of kind with sentences and
@@ -100,4 +117,31 @@ func (m *NewsMode) summarizeRuns() {
 		s := summarize(ratios)
 		m.Ratio = &s
 	}
+	m.CPU = summarizeCPU(m.Runs)
+}
+
+// summarizeCPU summarises the CPU time of runs that all measured it (nil
+// otherwise); the server's only when every run measured it.
+func summarizeCPU(runs []NewsRun) *NewsCPU {
+	var process, server, total, cores []float64
+	for _, run := range runs {
+		if run.CPU == nil || run.Sent == 0 || run.Seconds <= 0 {
+			return nil
+		}
+		p, s, t := run.CPU.msPerArticle(run.Sent)
+		process, total = append(process, p), append(total, t)
+		cores = append(cores, t*float64(run.Sent)/1000/run.Seconds)
+		if s != nil {
+			server = append(server, *s)
+		}
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	out := &NewsCPU{Process: summarize(process), Total: summarize(total), Cores: summarize(cores)}
+	if len(server) == len(runs) {
+		s := summarize(server)
+		out.Server = &s
+	}
+	return out
 }
