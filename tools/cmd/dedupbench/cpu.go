@@ -196,9 +196,9 @@ type RunCPU struct {
 	ServerSeconds *float64 `json:"server_seconds,omitempty"`
 }
 
-// msPerArticle returns the process's, the server's (when known) and the
-// total CPU milliseconds per article of a run of n articles.
-func (c RunCPU) msPerArticle(n int) (process float64, server *float64, total float64) {
+// msPer returns the process's, the server's (when known) and the total
+// CPU milliseconds per item of a run of n items (articles, or checks).
+func (c RunCPU) msPer(n int) (process float64, server *float64, total float64) {
 	if n <= 0 {
 		return 0, nil, 0
 	}

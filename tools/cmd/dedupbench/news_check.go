@@ -255,6 +255,11 @@ func checkWarmup(cfg *config) time.Duration { return min(2*time.Second, cfg.seqD
 // statements, the pages the kind reads), then one client for
 // cfg.seqDuration and cfg.checkClients for cfg.checkDuration.
 func measureNewsChecks(ctx context.Context, cfg *config, srv *server, requests []newsCheckRequests, res *NewsCheckResult) error {
+	clock, err := serverCPUClock(ctx, cfg.serverURL)
+	if err != nil {
+		return err
+	}
+	res.ServerCPU = clock.why
 	for _, k := range requests {
 		if _, err := benchCheck(ctx, srv.URL, k.bodies, cfg.checkClients, checkWarmup(cfg)); err != nil {
 			return fmt.Errorf("warm up the %s: %w", k.kind, err)
@@ -263,7 +268,7 @@ func measureNewsChecks(ctx context.Context, cfg *config, srv *server, requests [
 			clients int
 			d       time.Duration
 		}{{1, cfg.seqDuration}, {cfg.checkClients, cfg.checkDuration}} {
-			run, err := timeNewsCheck(ctx, srv, k, r.clients, r.d)
+			run, err := timeNewsCheck(ctx, srv, clock, k, r.clients, r.d)
 			if err != nil {
 				return fmt.Errorf("check %s with %d clients: %w", k.kind, r.clients, err)
 			}
@@ -277,23 +282,26 @@ func measureNewsChecks(ctx context.Context, cfg *config, srv *server, requests [
 }
 
 // timeNewsCheck runs benchCheck once and reads, from the service's
-// metrics before and after, how many candidates its checks read.
-func timeNewsCheck(ctx context.Context, srv *server, k newsCheckRequests, clients int, d time.Duration) (NewsCheckRun, error) {
+// metrics before and after, how many candidates its checks read, and from
+// clock the CPU time the run spent.
+func timeNewsCheck(ctx context.Context, srv *server, clock cpuClock, k newsCheckRequests, clients int, d time.Duration) (NewsCheckRun, error) {
 	load := loadAverage("news check: " + k.kind)
 	sum0, n0, err := srv.candidatesSeen()
 	if err != nil {
 		return NewsCheckRun{}, err
 	}
+	cpuStart := clock.read()
 	c, err := benchCheck(ctx, srv.URL, k.bodies, clients, d)
 	if err != nil {
 		return NewsCheckRun{}, err
 	}
+	cpu := clock.read().since(cpuStart)
 	sum1, n1, err := srv.candidatesSeen()
 	if err != nil {
 		return NewsCheckRun{}, err
 	}
 	c.Corpus = "news"
-	run := NewsCheckRun{Kind: k.kind, CheckResult: c, LoadAtStart: load.Load1}
+	run := NewsCheckRun{Kind: k.kind, CheckResult: c, LoadAtStart: load.Load1, CPU: &cpu}
 	if n1 > n0 {
 		run.CandidatesMean = (sum1 - sum0) / float64(n1-n0)
 	}

@@ -72,13 +72,30 @@ func writeNewsCheckRequests(b *strings.Builder, r *NewsCheckResult) {
 		duration(r.WarmupSeconds), r.CheckClients, duration(r.SeqSeconds), r.CheckClients, duration(r.CheckSeconds), tierLabel(goalTier), candidateCap)
 }
 
+// checkCPU formats a run's CPU time per check, in milliseconds: this
+// process's (the service, its clients) and PostgreSQL's (cpu.go).
+func checkCPU(c NewsCheckRun) string {
+	if c.CPU == nil || c.Requests == 0 {
+		return "—"
+	}
+	process, server, _ := c.CPU.msPer(c.Requests)
+	out := fmt.Sprintf("%.2f / ", process)
+	if server == nil {
+		return out + "—"
+	}
+	return out + fmt.Sprintf("%.2f ms", *server)
+}
+
 // writeNewsCheckTable writes the runs' table.
 func writeNewsCheckTable(b *strings.Builder, r *NewsCheckResult) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	w("| requests | clients | duration | requests | requests/s | p50 | p90 | p99 | max | candidates (mean) | verdicts | load (1 min) at start |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n")
+	w("| requests | clients | duration | requests | requests/s | p50 | p90 | p99 | max | candidates (mean) | verdicts | load (1 min) at start | CPU a check: this process / PostgreSQL |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
 	for _, c := range r.Runs {
-		w("| %s | %d | %s | %s | %.0f | %s ms | %s ms | %s ms | %s ms | %s | %s | %.2f |\n", c.Kind, c.Clients, duration(c.Seconds), num(c.Requests), c.PerSecond,
-			ms(c.LatencyMS.Median), ms(c.LatencyMS.P90), ms(c.LatencyMS.P99), ms(c.LatencyMS.Max), sig(c.CandidatesMean), counts(c.Statuses), c.LoadAtStart)
+		w("| %s | %d | %s | %s | %.0f | %s ms | %s ms | %s ms | %s ms | %s | %s | %.2f | %s |\n", c.Kind, c.Clients, duration(c.Seconds), num(c.Requests), c.PerSecond,
+			ms(c.LatencyMS.Median), ms(c.LatencyMS.P90), ms(c.LatencyMS.P99), ms(c.LatencyMS.Max), sig(c.CandidatesMean), counts(c.Statuses), c.LoadAtStart, checkCPU(c))
+	}
+	if r.ServerCPU != "" {
+		w("\nPostgreSQL's CPU time was not measured: %s.\n", r.ServerCPU)
 	}
 	if c := r.run(newsCheckNew, r.CheckClients); c != nil && c.PerSecond > 0 && c.Clients > 1 {
 		w("\nWith %d clients on %d cores the machine is saturated: by Little's law the mean latency is the clients over the throughput (%d / %.0f per s = %.1f ms for the new stories), the queue's, not one request's; the latency of one request is the one-client figure.", c.Clients, r.Cores, c.Clients, c.PerSecond, float64(c.Clients)/c.PerSecond*1000)

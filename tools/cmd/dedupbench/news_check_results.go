@@ -56,9 +56,12 @@ type NewsCheckResult struct {
 	// measured before the database is built: a check's floor.
 	FingerprintMS map[string]Summary `json:"fingerprint_ms,omitempty"`
 	// Runs are the timed checks, by kind, one client first.
-	Runs         []NewsCheckRun `json:"runs"`
-	Load         []LoadSample   `json:"load"`
-	TotalSeconds float64        `json:"total_seconds"`
+	Runs []NewsCheckRun `json:"runs"`
+	// ServerCPU says why PostgreSQL's CPU time was not measured; "" when
+	// it was.
+	ServerCPU    string       `json:"server_cpu_unmeasured,omitempty"`
+	Load         []LoadSample `json:"load"`
+	TotalSeconds float64      `json:"total_seconds"`
 }
 
 // NewsCheckTimings is how long building the section's database took.
@@ -85,6 +88,9 @@ type NewsCheckRun struct {
 	// newsdedup_index_candidates histogram).
 	CandidatesMean float64 `json:"candidates_mean"`
 	LoadAtStart    float64 `json:"load1_at_start"`
+	// CPU is the CPU time the run spent (cpu.go): its checks, the
+	// in-process service and its clients, and PostgreSQL.
+	CPU *RunCPU `json:"cpu,omitempty"`
 }
 
 // run returns the section's run of kind with clients, or nil.

@@ -361,6 +361,9 @@ func TestNewsCheckOnly(t *testing.T) {
 		if run.Requests == 0 || run.LatencyMS.P99 <= 0 || run.DatabaseN != 3_000 {
 			t.Errorf("%s with %d clients: %+v", run.Kind, run.Clients, run)
 		}
+		if run.CPU == nil || run.CPU.ProcessSeconds <= 0 || (run.CPU.ServerSeconds != nil) != (r.ServerCPU == "") {
+			t.Errorf("%s with %d clients: CPU time %+v, yet why the server's was not measured: %q", run.Kind, run.Clients, run.CPU, r.ServerCPU)
+		}
 	}
 	// A repost finds its original; a new story is nobody's copy.
 	if rp := r.run(newsCheckReposts, 1); rp.Statuses["unique"] == rp.Requests || rp.CandidatesMean <= 0 {

@@ -128,7 +128,7 @@ func summarizeCPU(runs []NewsRun) *NewsCPU {
 		if run.CPU == nil || run.Sent == 0 || run.Seconds <= 0 {
 			return nil
 		}
-		p, s, t := run.CPU.msPerArticle(run.Sent)
+		p, s, t := run.CPU.msPer(run.Sent)
 		process, total = append(process, p), append(total, t)
 		cores = append(cores, t*float64(run.Sent)/1000/run.Seconds)
 		if s != nil {
