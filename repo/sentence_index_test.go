@@ -22,13 +22,15 @@ type storedSentence struct {
 	textHash uint64
 	simhash  uint64
 	has      bool
+	text     string // cut from its article by PostgreSQL's substring()
 }
 
 // TestSentenceIndex checks the sentence query on more than 200,000 stored
 // sentences of real text (articles cut from 围城 and edited copies of them):
 // that it returns exactly what a scan of every stored sentence returns, at
-// every distance 0–3, and that PostgreSQL answers it through the sentence
-// block indexes.
+// every distance 0–3, each stored sentence whose text is not the query's
+// with its text, and that PostgreSQL answers it through the sentence block
+// indexes.
 func TestSentenceIndex(t *testing.T) {
 	ctx := context.Background()
 	st := newStore(t, 4)
@@ -78,8 +80,14 @@ func TestSentenceIndex(t *testing.T) {
 	t.Logf("%d articles, %d stored sentences", len(fps), total)
 
 	var table []storedSentence
-	if err := forEachRow(ctx, st, `SELECT article_id, position, text_hash, coalesce(simhash, 0), simhash IS NOT NULL FROM sentences`, func(v []any) {
-		table = append(table, storedSentence{v[0].(int64), int(v[1].(int32)), uint64(v[2].(int64)), uint64(v[3].(int64)), v[4].(bool)})
+	texts := make(map[string]string) // by key(0, article, position)
+	if err := forEachRow(ctx, st, `
+		SELECT s.article_id, s.position, s.text_hash, coalesce(s.simhash, 0), s.simhash IS NOT NULL,
+		       substring(coalesce(a.plain_body, a.body) FROM s.start_char + 1 FOR s.end_char - s.start_char)
+		FROM sentences s JOIN articles a ON a.id = s.article_id`, func(v []any) {
+		r := storedSentence{v[0].(int64), int(v[1].(int32)), uint64(v[2].(int64)), uint64(v[3].(int64)), v[4].(bool), v[5].(string)}
+		table = append(table, r)
+		texts[key(0, r.article, r.position)] = r.text
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +123,13 @@ func TestSentenceIndex(t *testing.T) {
 				var got, want []string
 				for _, m := range ms {
 					got = append(got, key(m.Query, m.ArticleID, m.Position))
+					wantText := texts[key(0, m.ArticleID, m.Position)]
+					if m.TextHash == q.sentences[m.Query].TextHash {
+						wantText = "" // the query's own text
+					}
+					if m.Text != wantText {
+						t.Errorf("query %d, k=%d, sentence %d of article %d: text %q, want %q", qi, k, m.Position, m.ArticleID, m.Text, wantText)
+					}
 				}
 				for _, h := range scanned {
 					if h.distance <= k {
