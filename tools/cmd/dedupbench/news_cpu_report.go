@@ -18,7 +18,7 @@ func writeNewsCPU(b *strings.Builder, r *NewsIngestResult) {
 		}
 	}
 	w("### CPU time per article\n\n")
-	w("What each run cost, whatever the machine's other load made of its rate: the CPU time of this process (the in-process service, its HTTP clients, the Go runtime) and of PostgreSQL's processes (every backend, autovacuum, the WAL writer and the checkpointer; read from `/proc`, the server being on this machine) during the run, over the articles sent; medians of the runs. *Cores busy* is the run's CPU time over its wall time: what it kept busy of the %d cores. ", r.Workers)
+	w("Where each run's work was done: the CPU time of this process (the in-process service, its HTTP clients, the Go runtime) and of PostgreSQL's processes (every backend, autovacuum, the WAL writer and the checkpointer; read from `/proc`, the server being on this machine) during the run, over the articles sent; medians of the runs. *Cores busy* is the run's CPU time over its wall time: what it kept busy of the %d cores. CPU time rises, as the rates fall, when other work crowds the machine: compare the measurements of one run with each other rather than with another day's. ", r.Workers)
 	if r.ServerCPU != "" {
 		w("**PostgreSQL's CPU time was not measured**: %s; the totals count this process alone.", r.ServerCPU)
 	}
