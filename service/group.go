@@ -323,9 +323,10 @@ func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupI
 		m.Query -= offset[i]
 		perItem[i] = append(perItem[i], m)
 	}
+	own := indexGroupSentences(g)
 	for _, i := range searched {
 		s.boilerplate.learn(g[i].fp, perItem[i])
-		perItem[i] = append(perItem[i], groupSentenceMatches(g, ids, i)...)
+		perItem[i] = append(perItem[i], groupSentenceMatches(g, ids, i, own)...)
 	}
 	return perItem, nil
 }
@@ -372,38 +373,6 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 		decisions[i] = decidePartial(g[i].fp, links[i], candidates, boilerplateShingles(g[i].fp, found[i]), g[i].opts)
 	}
 	return nil
-}
-
-// groupSentenceMatches are the sentences of the articles before item i of
-// a group that match i's: the same text, or a simhash within
-// sentenceMaxDistance bits (linksFrom confirms those by their text).
-func groupSentenceMatches(g []*groupItem, ids []int64, i int) []SentenceMatch {
-	var out []SentenceMatch
-	texts := make(map[int][]string) // of the earlier articles, read when one matches
-	for q, s := range g[i].fp.Sentences {
-		for j := range i {
-			other := g[j]
-			for p, o := range other.fp.Sentences {
-				same := o.TextHash == s.TextHash
-				near := s.HasSimhash && o.HasSimhash && fingerprint.Distance(s.Simhash, o.Simhash) <= sentenceMaxDistance
-				if !same && !near {
-					continue
-				}
-				if texts[j] == nil {
-					texts[j] = fingerprint.SentenceTexts(other.fp.PlainBody, other.fp.Sentences)
-				}
-				out = append(out, SentenceMatch{
-					Query: q, ArticleID: ids[j], Position: p, Runes: o.Runes,
-					TextHash: o.TextHash, Simhash: o.Simhash, HasSimhash: o.HasSimhash,
-					Text:    texts[j][p],
-					Version: other.fp.Version, PublishedAt: other.in.PublishedAt,
-					SentenceRunes: sentenceRunes(other.fp.Sentences),
-					ExternalID:    other.in.ExternalID, Source: other.in.Source, Title: other.in.Title,
-				})
-			}
-		}
-	}
-	return out
 }
 
 // groupCandidate is an article of the group as a candidate of a later one.
