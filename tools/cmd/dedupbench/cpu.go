@@ -62,10 +62,11 @@ func newCPUClock(ctx context.Context, pool *pgxpool.Pool) cpuClock {
 	if err != nil {
 		return cpuClock{why: fmt.Sprintf("the server did not say where it runs (%v)", err)}
 	}
-	postmaster, err := parentOf(backend)
+	st, err := readProcStat(backend)
 	if err != nil {
 		return cpuClock{why: "the server runs on another machine or in a container (" + err.Error() + ")"}
 	}
+	postmaster := st.ppid
 	if !worksIn(postmaster, dataDir) {
 		return cpuClock{why: fmt.Sprintf("process %d is not the server's postmaster as far as /proc shows", postmaster)}
 	}
@@ -179,15 +180,6 @@ func parseProcStat(line string) (procStat, error) {
 		}
 	}
 	return st, nil
-}
-
-// parentOf returns a process's parent, from /proc.
-func parentOf(pid int) (int, error) {
-	st, err := readProcStat(pid)
-	if err != nil {
-		return 0, err
-	}
-	return st.ppid, nil
 }
 
 // RunCPU is the CPU time one run spent.
