@@ -34,8 +34,8 @@ type groupSentences struct {
 	// blockHead is keyed by j<<16 | A_j, for refs with a simhash.
 	blockHead map[uint32]int32
 	blockNext [4][]int32
-	first     []int32 // each item's first ref
-	found     []sentenceRef
+	first     []int32       // each item's first ref
+	found     []sentenceRef // matchesBefore's answer, its memory reused by the next call
 }
 
 // sentenceRef is sentence position of item item of a group.
