@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -130,10 +131,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")
 	fs.IntVar(&cfg.sentenceQueries, "sentence-queries", cfg.sentenceQueries, "articles whose sentences the sentence-lookup section looks up")
 	fs.IntVar(&cfg.newsCheckRows, "news-check-rows", cfg.newsCheckRows, "the /v1/check-on-real-news section's database holds this many rows: the real news, the rest random fingerprints (0 skips the section)")
+	pool := fs.Int("pool", int(cfg.poolSize), "the in-process service's repo pool, in connections (dedupd's DEDUP_DB_MAX_CONNS)")
 	fs.IntVar(&cfg.newsCheckArticles, "news-check-articles", cfg.newsCheckArticles, "the /v1/check-on-real-news section stores at most this many real articles, drawn at random (0: every Sina and CCTV article but the held-out ones; a smaller number makes a quicker trial run)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	if *pool < 1 || *pool > math.MaxInt32 {
+		return cfg, fmt.Errorf("-pool %d: want at least one connection", *pool)
+	}
+	cfg.poolSize = int32(*pool)
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}

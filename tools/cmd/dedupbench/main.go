@@ -17,7 +17,7 @@
 //
 //	DATABASE_URL=postgres://… go run ./tools/cmd/dedupbench [-tiers 100k,1m[,5m]] [-queries 500] [-keep] [-out docs]
 //	    [-corpora DIR] [-news-articles 4000] [-news-reps 3] [-news-check-rows 1000000]
-//	    [-news-check-articles 0] [-only news-ingest|sentence-lookup|news-check]
+//	    [-news-check-articles 0] [-only news-ingest|sentence-lookup|news-check] [-pool 16]
 //
 // DATABASE_URL names a server where the role may CREATE DATABASE: each tier
 // gets a database bench_<tier> of its own, dropped at the end unless -keep.

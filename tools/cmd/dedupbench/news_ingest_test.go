@@ -181,3 +181,18 @@ func databasesLeft(t *testing.T, cfg *config) int {
 	}
 	return n
 }
+
+// -pool sets the in-process service's pool, and refuses a pool without a
+// connection.
+func TestPoolFlag(t *testing.T) {
+	t.Setenv("DATABASE_URL", "postgres://nowhere/x")
+	if cfg, err := parseFlags(nil, &strings.Builder{}); err != nil || cfg.poolSize != 16 {
+		t.Errorf("default: poolSize %d, %v", cfg.poolSize, err)
+	}
+	if cfg, err := parseFlags([]string{"-pool", "4"}, &strings.Builder{}); err != nil || cfg.poolSize != 4 {
+		t.Errorf("-pool 4: poolSize %d, %v", cfg.poolSize, err)
+	}
+	if _, err := parseFlags([]string{"-pool", "0"}, &strings.Builder{}); err == nil {
+		t.Error("-pool 0 accepted")
+	}
+}
