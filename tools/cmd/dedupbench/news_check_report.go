@@ -100,6 +100,7 @@ func writeNewsCheckTable(b *strings.Builder, r *NewsCheckResult) {
 	if c := r.run(newsCheckNew, r.CheckClients); c != nil && c.PerSecond > 0 && c.Clients > 1 {
 		w("\nWith %d clients on %d cores the machine is saturated: by Little's law the mean latency is the clients over the throughput (%d / %.0f per s = %.1f ms for the new stories), the queue's, not one request's; the latency of one request is the one-client figure.", c.Clients, r.Cores, c.Clients, c.PerSecond, float64(c.Clients)/c.PerSecond*1000)
 	}
+	writeCheckCPUFloor(w, r)
 	writeFingerprintFloor(w, r)
 	if r.Rows != goalTier {
 		w("\n\n**Measured at %s rows, not at 1,000,000** (`-news-check-rows`): the goals are not judged on these figures.", num(r.Rows))
@@ -152,4 +153,29 @@ func writeFingerprintFloor(w func(string, ...any), r *NewsCheckResult) {
 		return
 	}
 	w("\n\nFingerprinting alone — the article and its sentences, as the service does for a check before any statement, each body once on one goroutine before the database was built: %s. It grows with the length of the text, at the rate of *Fingerprint throughput* above.", strings.Join(parts, "; "))
+}
+
+// writeCheckCPUFloor says, for each kind's run with many clients whose
+// PostgreSQL CPU time was read, what its CPU time a check allows: the
+// cores serve at most cores ÷ CPU checks a second, so the clients wait at
+// least their number over that on average, whatever the code does between
+// the statements; the p99 goal is then a bound on how far the slowest
+// checks may stray above that floor.
+func writeCheckCPUFloor(w func(string, ...any), r *NewsCheckResult) {
+	var parts []string
+	for _, kind := range []string{newsCheckReposts, newsCheckNew} {
+		c := r.run(kind, r.CheckClients)
+		if c == nil || c.Clients < 2 || c.CPU == nil || c.CPU.ServerSeconds == nil || c.Requests == 0 || r.Cores == 0 {
+			continue
+		}
+		_, _, total := c.CPU.msPer(c.Requests)
+		most := float64(r.Cores) * 1000 / total
+		floor := float64(c.Clients) / most * 1000
+		parts = append(parts, fmt.Sprintf("the %s %.2f ms, at most %.0f checks/s, a mean latency of at least %.1f ms with %d clients (the goal's p99 of %s ms is %.1f× that)",
+			kind, total, most, floor, c.Clients, num0(goalCheckP99ConcurrentMS), goalCheckP99ConcurrentMS/floor))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	w("\n\nCPU time sets a floor under it: a check cost, in this process and PostgreSQL together, %s. With every core busy on checks and no wait at all, the %d cores could do no better.", strings.Join(parts, "; "), r.Cores)
 }

@@ -425,3 +425,27 @@ func assertNothingHeldOutStored(ctx context.Context, t *testing.T, cfg *config, 
 		t.Errorf("%d held-out articles stored, %d news stored; want 0 and %d", held, stored, len(set.Stored))
 	}
 }
+
+// The CPU floor is said for the runs with many clients whose PostgreSQL
+// CPU was read, from their own figures, and not for the others.
+func TestWriteCheckCPUFloor(t *testing.T) {
+	r := fixedNewsCheck(goalTier)
+	server := 24.0
+	many := r.run(newsCheckNew, 16)
+	many.Requests, many.CPU = 12_000, &RunCPU{ProcessSeconds: 24, ServerSeconds: &server} // 4 ms a check
+	r.run(newsCheckReposts, 16).CPU = &RunCPU{ProcessSeconds: 24}                         // PostgreSQL unread
+	r.run(newsCheckNew, 1).CPU = &RunCPU{ProcessSeconds: 1, ServerSeconds: &server}       // one client
+	var b strings.Builder
+	writeCheckCPUFloor(func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }, r)
+	md := b.String()
+	want := "the new stories 4.00 ms, at most 500 checks/s, a mean latency of at least 32.0 ms with 16 clients (the goal's p99 of 50 ms is 1.6× that)"
+	if !strings.Contains(md, want) || strings.Contains(md, "the reposts") || strings.Count(md, "checks/s") != 1 {
+		t.Errorf("the floor:\n%s\nwant it to say %q, and nothing of the reposts", md, want)
+	}
+
+	b.Reset()
+	writeCheckCPUFloor(func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }, fixedNewsCheck(goalTier))
+	if b.Len() > 0 {
+		t.Errorf("without CPU figures: %q", b.String())
+	}
+}
