@@ -12,9 +12,20 @@ import (
 // with stored articles; the verdict and the shared sentences come from one
 // search of the sentence index.
 //
+// A valid request waits for a turn before any other work
+// (check_turns.go).
+//
 // Errors: KindInvalid naming the field at fault, KindUnavailable.
 func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {
-	fp, err := s.prepare(ctx, &in, opts, false)
+	if err := validateRequest(&in, opts, false); err != nil {
+		return Verdict{}, err
+	}
+	release, err := s.takeCheckTurn(ctx)
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer release()
+	fp, err := s.fingerprint(ctx, &in.Text, "")
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -29,13 +29,19 @@ func (s *Service) Ingest(ctx context.Context, in ArticleInput, opts Options) (Ve
 
 // prepare validates an article and its options and fingerprints it.
 func (s *Service) prepare(ctx context.Context, in *ArticleInput, opts Options, requireID bool) (fingerprint.Fingerprint, error) {
-	if err := in.validate(requireID); err != nil {
-		return fingerprint.Fingerprint{}, err
-	}
-	if err := opts.Validate(); err != nil {
+	if err := validateRequest(in, opts, requireID); err != nil {
 		return fingerprint.Fingerprint{}, err
 	}
 	return s.fingerprint(ctx, &in.Text, "")
+}
+
+// validateRequest checks an article and the options it came with, before
+// any work is spent on it.
+func validateRequest(in *ArticleInput, opts Options, requireID bool) error {
+	if err := in.validate(requireID); err != nil {
+		return err
+	}
+	return opts.Validate()
 }
 
 // save runs saveTx until it does not collide with a concurrent writer.

@@ -34,6 +34,7 @@ type Service struct {
 	editorial  editorial     // the keep rule; see editorial.go
 	combined   combiner      // single ingests waiting to be stored together; see combine.go
 	groupTurns chan struct{} // one per group being stored; see lockbudget.go
+	checkTurns chan struct{} // one per check in progress; see check_turns.go
 	budget     lockBudget    // the locks a group may hold; see lockbudget.go
 	// boilerplate is the boilerplate known, whose sentences take no
 	// lock; see boilerplate_locks.go
@@ -73,6 +74,7 @@ func New(store Store, algorithm fingerprint.Algorithm, defaults Options, setting
 		slots:      make(chan struct{}, workers),
 		sentences:  true,
 		groupTurns: make(chan struct{}, groupWriters(workers)),
+		checkTurns: make(chan struct{}, checkers(workers)),
 	}
 	for _, set := range settings {
 		set(s)
