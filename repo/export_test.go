@@ -13,10 +13,16 @@ import (
 // repo_test that read the table directly.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// The candidate statement and its arguments, for the plan test.
-const NearCandidatesSQL = nearCandidatesSQL
+// The candidate statements and their arguments, for the plan test.
+const (
+	NearCandidatesSQL = nearCandidatesSQL
+	NearCandidateSQL  = nearCandidateSQL
+)
 
-var NearCandidatesArgs = nearCandidatesArgs
+var (
+	NearCandidatesArgs = nearCandidatesArgs
+	NearCandidateArgs  = nearCandidateArgs
+)
 
 // CopyRow and CopyArticles load fixtures without judging them.
 type CopyRow = copyRow

@@ -151,6 +151,16 @@ func (lt *largeTable) testExactAgainstBruteForce(t *testing.T) {
 	found := make([]int, fingerprint.MaxIndexedDistance+1)
 	for qi, h := range queries {
 		brute := lt.bruteForce(t, h) // id → distance, for every row within 3 bits
+		// Each distance asked alone (the statement for one fingerprint),
+		// then all four in one call (the statement for several).
+		var all []service.NearQuery
+		for k := 0; k <= fingerprint.MaxIndexedDistance; k++ {
+			all = append(all, service.NearQuery{Simhash: h, Version: lt.version, MaxDistance: k})
+		}
+		together, err := lt.store.NearCandidates(ctx, all)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for k := 0; k <= fingerprint.MaxIndexedDistance; k++ {
 			var want []int64
 			for id, d := range brute {
@@ -158,23 +168,24 @@ func (lt *largeTable) testExactAgainstBruteForce(t *testing.T) {
 					want = append(want, id)
 				}
 			}
-			res, err := lt.store.NearCandidates(ctx, []service.NearQuery{{Simhash: h, Version: lt.version, MaxDistance: k}})
+			slices.Sort(want)
+			alone, err := lt.store.NearCandidates(ctx, all[k:k+1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			cs := res[0]
-			var got []int64
-			for _, c := range cs {
-				got = append(got, c.ID)
-				if d := fingerprint.Distance(c.Simhash, h); d > k {
-					t.Errorf("query %d (%016x), k=%d: candidate %d at distance %d", qi, h, k, c.ID, d)
+			for form, cs := range map[string][]service.Candidate{"alone": alone[0], "together": together[k]} {
+				var got []int64
+				for _, c := range cs {
+					got = append(got, c.ID)
+					if d := fingerprint.Distance(c.Simhash, h); d > k {
+						t.Errorf("query %d (%016x), k=%d, asked %s: candidate %d at distance %d", qi, h, k, form, c.ID, d)
+					}
 				}
-			}
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Errorf("query %d (%016x), k=%d: the index returned %d rows %v, the full scan %d rows %v",
-					qi, h, k, len(got), got, len(want), want)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Errorf("query %d (%016x), k=%d, asked %s: the index returned %d rows %v, the full scan %d rows %v",
+						qi, h, k, form, len(got), got, len(want), want)
+				}
 			}
 			found[k] += len(want)
 		}
@@ -209,14 +220,23 @@ func (lt *largeTable) bruteForce(t *testing.T, h uint64) map[int64]int {
 	return out
 }
 
+// testPlan checks the plans of both forms of the candidate statement:
+// for several fingerprints (arrays) and for one (scalars).
 func (lt *largeTable) testPlan(t *testing.T) {
-	ctx := context.Background()
 	q := service.NearQuery{Simhash: lt.real[0], Version: lt.version, MaxDistance: 3, Limit: 1000}
-	args := repo.NearCandidatesArgs([]service.NearQuery{q})
+	t.Run("several", func(t *testing.T) {
+		lt.testPlanOf(t, repo.NearCandidatesSQL, repo.NearCandidatesArgs([]service.NearQuery{q}))
+	})
+	t.Run("one", func(t *testing.T) {
+		lt.testPlanOf(t, repo.NearCandidateSQL, repo.NearCandidateArgs(q))
+	})
+}
 
+func (lt *largeTable) testPlanOf(t *testing.T, sql string, args []any) {
+	ctx := context.Background()
 	t.Run("custom plan", func(t *testing.T) {
 		var plan []byte
-		if err := lt.store.Pool().QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+repo.NearCandidatesSQL, args...).Scan(&plan); err != nil {
+		if err := lt.store.Pool().QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
 			t.Fatal(err)
 		}
 		checkBlockPlan(t, plan)
@@ -225,7 +245,7 @@ func (lt *largeTable) testPlan(t *testing.T) {
 	// A prepared statement run often gets a generic plan, made without the
 	// parameters' values: it must use the indexes too.
 	t.Run("generic plan", func(t *testing.T) {
-		checkBlockPlan(t, genericPlan(t, lt.store, repo.NearCandidatesSQL, args))
+		checkBlockPlan(t, genericPlan(t, lt.store, sql, args))
 	})
 }
 

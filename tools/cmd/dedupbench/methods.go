@@ -115,9 +115,10 @@ func bigintMethod(ctx context.Context, st *serviceStatement) (method, error) {
 	if err != nil {
 		return method{}, err
 	}
-	// The same statement on the other table, its block arrays bigint.
-	masked := strings.ReplaceAll(strings.Replace(sql, "FROM articles a\n", "FROM articles_masked a\n", 1), "::int2[]", "::int8[]")
-	if !strings.Contains(masked, "articles_masked") || strings.Contains(masked, "::int2[]") {
+	// The same statement on the other table, its block values (or arrays
+	// of them) bigint.
+	masked := strings.ReplaceAll(strings.Replace(sql, "FROM articles a\n", "FROM articles_masked a\n", 1), "::int2", "::int8")
+	if !strings.Contains(masked, "articles_masked") || strings.Contains(masked, "::int2") {
 		return method{}, fmt.Errorf("the service's candidate statement changed shape; the bigint variant cannot be derived from it:\n%s", sql)
 	}
 	return method{
@@ -126,10 +127,16 @@ func bigintMethod(ctx context.Context, st *serviceStatement) (method, error) {
 		SQL:   masked,
 		Args: func(q lookupQuery) []any {
 			args := serviceArgs(ctx, st, q.Simhash)
-			// The eight block arrays come first; the lookup is one query,
-			// so each holds one value.
+			// The eight block values come first: scalars in the statement
+			// for one fingerprint, one-element arrays in the one for
+			// several.
 			for i, v := range maskedBlocks(q.Simhash) {
-				args[i] = []int64{v}
+				switch args[i].(type) {
+				case int16:
+					args[i] = v
+				case []int16:
+					args[i] = []int64{v}
+				}
 			}
 			return args
 		},
