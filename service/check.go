@@ -20,7 +20,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	if err := validateRequest(&in, opts, false); err != nil {
 		return Verdict{}, err
 	}
-	release, err := s.takeCheckTurn(ctx)
+	release, err := takeTurn(ctx, s.checkTurns)
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -1,7 +1,5 @@
 package service
 
-import "context"
-
 // Checks in progress. A check is CPU work from end to end — fingerprinting
 // here, then its statements in PostgreSQL on the same cores — and when
 // every check that arrives starts at once, the cores are shared among all
@@ -30,14 +28,3 @@ import "context"
 // checks' p99 120 and 126 ms against 114 and 120, all requests' p99 377
 // and 383 against 375 and 407.
 func checkers(workers int) int { return 2 * workers }
-
-// takeCheckTurn waits until fewer than checkers checks are in progress, or
-// ctx ends; release gives the turn back.
-func (s *Service) takeCheckTurn(ctx context.Context) (release func(), err error) {
-	select {
-	case s.checkTurns <- struct{}{}:
-		return func() { <-s.checkTurns }, nil
-	case <-ctx.Done():
-		return nil, deadlineError(ctx)
-	}
-}

@@ -101,7 +101,7 @@ func (it *groupItem) key() ArticleKey {
 // (KindUnavailable, or the context's), which the items left unstored carry
 // too.
 func (s *Service) storeGroup(ctx context.Context, g []*groupItem) error {
-	release, err := s.takeGroupTurn(ctx)
+	release, err := takeTurn(ctx, s.groupTurns)
 	if err != nil {
 		failGroup(g, err)
 		return err

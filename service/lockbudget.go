@@ -78,14 +78,3 @@ func (s *Service) learnLockBudget(ctx context.Context) {
 		s.budget.known.Store(int64(budgetFor(n, cap(s.groupTurns))))
 	}
 }
-
-// takeGroupTurn waits until fewer than groupWriters groups are being
-// stored, or ctx ends; release gives the turn back.
-func (s *Service) takeGroupTurn(ctx context.Context) (release func(), err error) {
-	select {
-	case s.groupTurns <- struct{}{}:
-		return func() { <-s.groupTurns }, nil
-	case <-ctx.Done():
-		return nil, deadlineError(ctx)
-	}
-}

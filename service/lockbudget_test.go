@@ -29,7 +29,7 @@ func TestGroupTurns(t *testing.T) {
 	s := &Service{groupTurns: make(chan struct{}, groupWriters(1))}
 	var releases []func()
 	for range cap(s.groupTurns) {
-		release, err := s.takeGroupTurn(context.Background())
+		release, err := takeTurn(context.Background(), s.groupTurns)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,11 +37,11 @@ func TestGroupTurns(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := s.takeGroupTurn(ctx); !errors.Is(err, ErrUnavailable) {
+	if _, err := takeTurn(ctx, s.groupTurns); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a turn while all are held: %v, want unavailable at the deadline", err)
 	}
 	releases[0]()
-	release, err := s.takeGroupTurn(context.Background())
+	release, err := takeTurn(context.Background(), s.groupTurns)
 	if err != nil {
 		t.Fatalf("a turn once one is given back: %v", err)
 	}

@@ -94,15 +94,14 @@ func (s *Service) Ready(ctx context.Context) error { return s.store.Ping(ctx) }
 // normalised and segmented at a time: the memory this takes is bounded by
 // s.workers times what the largest text allowed (MaxNormalizedBytes) takes.
 func (s *Service) fingerprint(ctx context.Context, t *Text, prefix string) (fingerprint.Fingerprint, error) {
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		return fingerprint.Fingerprint{}, deadlineError(ctx)
+	release, err := takeTurn(ctx, s.slots)
+	if err != nil {
+		return fingerprint.Fingerprint{}, err
 	}
 	doc := t.document()
 	doc.SkipSentences = !s.sentences
 	fp, err := s.algorithm.Fingerprint(ctx, doc)
-	<-s.slots
+	release()
 	var tooLong *fingerprint.TooLongError
 	switch {
 	case errors.Is(err, fingerprint.ErrNoWords):
