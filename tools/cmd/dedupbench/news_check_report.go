@@ -169,7 +169,10 @@ func writeCheckCPUFloor(w func(string, ...any), r *NewsCheckResult) {
 			continue
 		}
 		_, _, total := c.CPU.msPer(c.Requests)
-		most := float64(r.Cores) * 1000 / total
+		most := cpuCeiling(r.Cores, total)
+		if most == 0 {
+			continue
+		}
 		floor := float64(c.Clients) / most * 1000
 		parts = append(parts, fmt.Sprintf("the %s %.2f ms, at most %.0f checks/s, a mean latency of at least %.1f ms with %d clients (the goal's p99 of %s ms is %.1f× that)",
 			kind, total, most, floor, c.Clients, num0(goalCheckP99ConcurrentMS), goalCheckP99ConcurrentMS/floor))

@@ -40,13 +40,13 @@ func writeNewsCPU(b *strings.Builder, r *NewsIngestResult) {
 	w("\n\n")
 }
 
-// cpuCeiling is the rate, in articles a second, that cores allow at
-// msPerArticle of CPU an article.
-func cpuCeiling(cores int, msPerArticle float64) float64 {
-	if msPerArticle <= 0 {
+// cpuCeiling is the rate, in items (articles, checks) a second, that cores
+// allow at msPerItem of CPU an item; 0 when the CPU time is unknown.
+func cpuCeiling(cores int, msPerItem float64) float64 {
+	if msPerItem <= 0 {
 		return 0
 	}
-	return float64(cores) * 1000 / msPerArticle
+	return float64(cores) * 1000 / msPerItem
 }
 
 // ratioText is a batch measurement's median ratio to fingerprint-only.
