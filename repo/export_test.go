@@ -13,10 +13,11 @@ import (
 // repo_test that read the table directly.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// The candidate statements and their arguments, for the plan test.
+// The search statements and their arguments, for the plan tests.
 const (
 	NearCandidatesSQL = nearCandidatesSQL
 	NearCandidateSQL  = nearCandidateSQL
+	ExactMatchSQL     = exactMatchSQL
 )
 
 var (

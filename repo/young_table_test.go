@@ -20,8 +20,9 @@ import (
 // runs), and a generic plan made for an empty table may read the whole
 // table; kept as the table grows, each search would read every stored row.
 // A writer's candidate search is planned for its values on every run; the
-// sentence search's generic plan reads its indexes even when made for an
-// empty table. Both must read their block indexes at any size.
+// generic plans of the search for copies and of the sentence search read
+// their indexes even when made for an empty table. All must read their
+// indexes at any size.
 func TestYoungTableKeepsUsingTheIndex(t *testing.T) {
 	t.Run("statement descriptions cached", func(t *testing.T) {
 		youngTable(t, dbtest.URL(t))
@@ -60,8 +61,28 @@ func youngTable(t *testing.T, databaseURL string) {
 	for range 10 {
 		sq.Sentences = append(sq.Sentences, randomSentence(rng))
 	}
+	// The searches a writer makes: for several articles (a batch's group),
+	// and for one (a single ingest, in the statements of scalars).
 	searchArticles := func(tx service.Tx) error {
-		_, err := tx.NearCandidates(ctx, near)
+		if _, err := tx.NearCandidates(ctx, near); err != nil {
+			return err
+		}
+		_, err := tx.NearCandidates(ctx, near[:1])
+		return err
+	}
+	var copies []service.ExactQuery
+	for range 10 {
+		eq := service.ExactQuery{Version: version, Limit: 10}
+		for i := range eq.ContentHash {
+			eq.ContentHash[i] = byte(rng.Uint32())
+		}
+		copies = append(copies, eq)
+	}
+	searchCopies := func(tx service.Tx) error {
+		if _, err := tx.ExactMatches(ctx, copies); err != nil {
+			return err
+		}
+		_, err := tx.ExactMatches(ctx, copies[:1])
 		return err
 	}
 	searchSentences := func(tx service.Tx) error {
@@ -70,6 +91,7 @@ func youngTable(t *testing.T, databaseURL string) {
 	}
 	for range 10 {
 		seqScanned(t, st, "articles", searchArticles)
+		seqScanned(t, st, "articles", searchCopies)
 		seqScanned(t, st, "sentences", searchSentences)
 	}
 
@@ -91,6 +113,9 @@ func youngTable(t *testing.T, databaseURL string) {
 
 	if n := seqScanned(t, st, "articles", searchArticles); n >= stored {
 		t.Errorf("a candidate search of %d fingerprints read %d stored articles one by one (%d stored): its plan is the one made for an empty table", len(near), n, stored)
+	}
+	if n := seqScanned(t, st, "articles", searchCopies); n >= stored {
+		t.Errorf("a search for the copies of %d texts read %d stored articles one by one (%d stored): its plan is the one made for an empty table", len(copies), n, stored)
 	}
 	if n := seqScanned(t, st, "sentences", searchSentences); n >= stored {
 		t.Errorf("a sentence search of %d sentences read %d stored sentences one by one (%d stored): its plan is the one made for an empty table", len(sq.Sentences), n, stored)
