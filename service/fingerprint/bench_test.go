@@ -2,6 +2,7 @@ package fingerprint_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -42,6 +43,26 @@ func benchmarkAlgorithm(b *testing.B, alg fingerprint.Algorithm) {
 
 func BenchmarkFingerprint(b *testing.B) {
 	benchmarkAlgorithm(b, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams))
+}
+
+// BenchmarkFingerprintParallel fingerprints on every core at once, as a
+// busy service does, where the garbage collector's work takes turns with
+// the fingerprinting rather than running on an idle core beside it.
+func BenchmarkFingerprintParallel(b *testing.B) {
+	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	docs, mean := benchDocuments(b)
+	b.SetBytes(mean)
+	b.ReportAllocs()
+	var next atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			d := docs[next.Add(1)%int64(len(docs))]
+			if _, err := alg.Fingerprint(context.Background(), d); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
 
 func BenchmarkFingerprintYanyiwu(b *testing.B) {

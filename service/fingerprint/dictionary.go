@@ -36,7 +36,7 @@ type Dictionary struct {
 	jieba *gojieba.Jieba
 	// words holds what the tables say of every word they know, so that a
 	// word the segmenter finds is looked up once.
-	words     map[string]wordFacts
+	words     *wordTable
 	meanIDF   float64
 	closeOnce sync.Once
 }
@@ -105,9 +105,13 @@ func Load(dir string) (*Dictionary, error) {
 		f.stop = true
 		words[w] = f
 	}
+	table, ok := newWordTable(words, nil)
+	if !ok {
+		return nil, fmt.Errorf("load dictionary: %d words, too many to index", len(words))
+	}
 	return &Dictionary{
 		jieba:   gojieba.NewJieba(paths...),
-		words:   words,
+		words:   table,
 		meanIDF: meanIDF,
 	}, nil
 }
@@ -120,7 +124,7 @@ func (d *Dictionary) Close() {
 // IDF returns the inverse document frequency of word, or the mean IDF of the
 // table when the table does not know the word.
 func (d *Dictionary) IDF(word string) float64 {
-	return d.idfOf(d.words[word])
+	return d.idfOf(d.words.facts(word))
 }
 
 func (d *Dictionary) idfOf(f wordFacts) float64 {
@@ -191,7 +195,7 @@ func nextChunk(text string, max int) string {
 
 // counts reports whether a segment is a word that carries meaning.
 func (d *Dictionary) counts(w string) bool {
-	return countable(w) && !d.words[w].stop
+	return countable(w) && !d.words.facts(w).stop
 }
 
 // countable reports whether a segment may be a word: not a separator, not a
@@ -247,7 +251,7 @@ func readContentWords(mainDict, userDict string) (map[string]bool, error) {
 // speech, any other by the tagger's special rule (no ASCII letter or digit:
 // x; only ASCII digits among them: m, a numeral; else eng, a foreign word).
 func (d *Dictionary) isContent(word string) bool {
-	return isContent(word, d.words[word])
+	return isContent(word, d.words.facts(word))
 }
 
 func isContent(word string, f wordFacts) bool {

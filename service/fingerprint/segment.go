@@ -104,7 +104,7 @@ func (d *Dictionary) tag(pieces []piece, allScripts bool) {
 		if i >= len(pieces) || !countable(word) {
 			continue
 		}
-		if f := d.words[word]; !f.stop {
+		if f := d.words.facts(word); !f.stop {
 			pieces[i].words = append(pieces[i].words, taggedWord{word, isContent(word, f), d.idfOf(f)})
 		}
 	}
