@@ -2,6 +2,7 @@ package fingerprint_test
 
 import (
 	"context"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 
@@ -47,12 +48,16 @@ func BenchmarkFingerprint(b *testing.B) {
 
 // BenchmarkFingerprintParallel fingerprints on every core at once, as a
 // busy service does, where the garbage collector's work takes turns with
-// the fingerprinting rather than running on an idle core beside it.
+// the fingerprinting rather than running on an idle core beside it; it
+// reports the collector's CPU time a fingerprint (gc-µs/op).
 func BenchmarkFingerprintParallel(b *testing.B) {
 	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
 	docs, mean := benchDocuments(b)
 	b.SetBytes(mean)
 	b.ReportAllocs()
+	gcSeconds := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(gcSeconds)
+	before := gcSeconds[0].Value.Float64()
 	var next atomic.Int64
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -63,6 +68,8 @@ func BenchmarkFingerprintParallel(b *testing.B) {
 			}
 		}
 	})
+	metrics.Read(gcSeconds)
+	b.ReportMetric((gcSeconds[0].Value.Float64()-before)/float64(b.N)*1e6, "gc-µs/op")
 }
 
 func BenchmarkFingerprintYanyiwu(b *testing.B) {
