@@ -172,30 +172,36 @@ func sentenceSpans(plain string) func(yield func(start, end int) bool) {
 
 func isDigit(r rune) bool { return (r >= '0' && r <= '9') || (r >= '０' && r <= '９') }
 
-// sentenceSimhash folds the content words of a sentence's tagged words.
+// sentenceSimhash folds the content words of a sentence's tagged words,
+// each distinct word weighted by its count times its IDF, in the order of
+// the words (float addition is not associative). It sorts the content
+// words and counts each run of one word, where two maps, one for the
+// counts and one for the IDFs, were made for every sentence
+// (TestSentenceSimhashUnchanged holds the two ways to each other).
+// BenchmarkFingerprint, in turn three times: 467–517 µs and 247
+// allocations a fingerprint against 484–542 µs and 269.
 func (d *Dictionary) sentenceSimhash(tagged []taggedWord) (uint64, WordSet, bool) {
-	counts := make(map[string]float64)
-	idf := make(map[string]float64)
+	content := make([]taggedWord, 0, len(tagged))
 	for _, t := range tagged {
 		if t.content {
-			counts[t.word]++
-			idf[t.word] = t.idf
+			content = append(content, t)
 		}
 	}
-	if len(counts) < minSentenceWords {
+	slices.SortStableFunc(content, func(a, b taggedWord) int { return strings.Compare(a.word, b.word) })
+	weighted := make([]weightedWord, 0, len(content))
+	hashes := make([]uint64, 0, len(content))
+	for i := 0; i < len(content); {
+		j := i + 1
+		for j < len(content) && content[j].word == content[i].word {
+			j++
+		}
+		h := xxhash.Sum64String(content[i].word)
+		weighted = append(weighted, weightedWord{hash: h, weight: float64(j-i) * content[j-1].idf})
+		hashes = append(hashes, h)
+		i = j
+	}
+	if len(weighted) < minSentenceWords {
 		return 0, nil, false
-	}
-	words := make([]string, 0, len(counts))
-	for w := range counts {
-		words = append(words, w)
-	}
-	slices.Sort(words) // a fixed order: float addition is not associative
-	weighted := make([]weightedWord, len(words))
-	hashes := make([]uint64, len(words))
-	for i, w := range words {
-		h := xxhash.Sum64String(w)
-		weighted[i] = weightedWord{hash: h, weight: counts[w] * idf[w]}
-		hashes[i] = h
 	}
 	return fold(weighted), NewWordSet(hashes), true
 }

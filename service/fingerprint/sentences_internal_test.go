@@ -1,0 +1,73 @@
+package fingerprint
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// TestSentenceSimhashUnchanged holds sentenceSimhash to the way it was first
+// written, with two maps a sentence, over every piece of 200,000 bytes of
+// 围城: the stored sentences' simhashes were made that way, and a sentence
+// that folded differently would no longer find its copies.
+func TestSentenceSimhashUnchanged(t *testing.T) {
+	d, err := Load(DefaultDictDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	novel, err := os.ReadFile(DefaultDictDir() + "/../test/testdata/weicheng.utf8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pieces, err := d.segment(context.Background(), string(novel[:200_000]), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folded := 0
+	for i, p := range pieces {
+		h, words, ok := d.sentenceSimhash(p.words)
+		wantH, wantWords, wantOK := sentenceSimhashByMaps(p.words)
+		if h != wantH || ok != wantOK || !slices.Equal(words, wantWords) {
+			t.Fatalf("piece %d: sentenceSimhash = %016x, %d words, %v; with maps %016x, %d words, %v",
+				i, h, len(words), ok, wantH, len(wantWords), wantOK)
+		}
+		if ok {
+			folded++
+		}
+	}
+	if folded < 1000 {
+		t.Fatalf("only %d of %d pieces folded: too few to hold the two ways to each other", folded, len(pieces))
+	}
+}
+
+// sentenceSimhashByMaps is sentenceSimhash as first written.
+func sentenceSimhashByMaps(tagged []taggedWord) (uint64, WordSet, bool) {
+	counts := make(map[string]float64)
+	idf := make(map[string]float64)
+	for _, t := range tagged {
+		if t.content {
+			counts[t.word]++
+			idf[t.word] = t.idf
+		}
+	}
+	if len(counts) < minSentenceWords {
+		return 0, nil, false
+	}
+	words := make([]string, 0, len(counts))
+	for w := range counts {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	weighted := make([]weightedWord, len(words))
+	hashes := make([]uint64, len(words))
+	for i, w := range words {
+		h := xxhash.Sum64String(w)
+		weighted[i] = weightedWord{hash: h, weight: counts[w] * idf[w]}
+		hashes[i] = h
+	}
+	return fold(weighted), NewWordSet(hashes), true
+}
