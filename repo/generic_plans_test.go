@@ -12,7 +12,8 @@ import (
 )
 
 // TestOneArticleSearchesGetAGenericPlan: a check searches for the copies
-// and the near candidates of one article, with the statements of scalars.
+// and the near candidates of one article (CopiesAndCandidates), with the
+// statements of scalars.
 // PostgreSQL plans a prepared statement for its values at its first five
 // runs, then keeps one generic plan if that costs no more than they did;
 // it could not price the arrays' unnest without their values, and planned
@@ -35,14 +36,11 @@ func TestOneArticleSearchesGetAGenericPlan(t *testing.T) {
 
 	for i := range 20 {
 		eq := service.ExactQuery{ContentHash: rows[i].Article.ContentHash, Version: version, Limit: 10}
-		if found, err := st.ExactMatches(ctx, []service.ExactQuery{eq}); err != nil {
-			t.Fatal(err)
-		} else if len(found[0]) != 1 {
-			t.Fatalf("the search for the copies of stored text %d found %d articles, want 1", i, len(found[0]))
-		}
 		nq := service.NearQuery{Simhash: rows[i].Article.Simhash, Version: version, MaxDistance: 3, Limit: 10}
-		if _, err := st.NearCandidates(ctx, []service.NearQuery{nq}); err != nil {
+		if exact, _, err := st.CopiesAndCandidates(ctx, eq, nq); err != nil {
 			t.Fatal(err)
+		} else if len(exact) != 1 {
+			t.Fatalf("the search for the copies of stored text %d found %d articles, want 1", i, len(exact))
 		}
 	}
 

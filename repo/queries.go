@@ -206,6 +206,50 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 	return collectPerQuery(rows, err, len(nqs), "find near candidates")
 }
 
+// CopiesAndCandidates sends the search for eq's copies and the search for
+// nq's near candidates in one round trip, as one pgx batch, where two
+// queries took two: a check reads both, and for a check, whose
+// fingerprinting and statements share the cores, each round trip costs
+// CPU time in this process and in PostgreSQL as well as the wait. In a
+// writer's transaction the candidate search must be planned for its
+// values (planEachRun), which a batch cannot ask for, so there the two
+// are sent one after the other. Measured on dedupbench's database of
+// 1,000,000 articles, one connection, 500 stored articles' two searches
+// six times each way, in turn, twice: 433 and 534 µs at the median
+// together against 691 and 655 µs one after the other.
+func (q queries) CopiesAndCandidates(ctx context.Context, eq service.ExactQuery, nq service.NearQuery) ([]service.Candidate, []service.Candidate, error) {
+	if q.planEachRun != 0 {
+		exact, err := q.ExactMatches(ctx, []service.ExactQuery{eq})
+		if err != nil {
+			return nil, nil, err
+		}
+		near, err := q.NearCandidates(ctx, []service.NearQuery{nq})
+		if err != nil {
+			return nil, nil, err
+		}
+		return exact[0], near[0], nil
+	}
+	b := &pgx.Batch{}
+	b.Queue(exactMatchSQL, exactMatchArgs(eq)...)
+	b.Queue(nearCandidateSQL, nearCandidateArgs(nq)...)
+	results := q.db.SendBatch(ctx, b)
+	rows, err := results.Query()
+	exact, err := collectPerQuery(rows, err, 1, "find exact matches")
+	if err != nil {
+		_ = results.Close()
+		return nil, nil, err
+	}
+	rows, err = results.Query()
+	near, err := collectPerQuery(rows, err, 1, "find near candidates")
+	if cerr := results.Close(); err == nil && cerr != nil {
+		err = interpretError(cerr, "find copies and near candidates")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return exact[0], near[0], nil
+}
+
 // nearCandidateArgs returns the arguments of nearCandidateSQL.
 func nearCandidateArgs(nq service.NearQuery) []any {
 	var limit *int32

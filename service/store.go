@@ -47,6 +47,9 @@ type Reader interface {
 	// closest first. The queries share the first one's Version, ExcludeID
 	// and Before.
 	NearCandidates(ctx context.Context, qs []NearQuery) ([][]Candidate, error)
+	// CopiesAndCandidates returns what ExactMatches and NearCandidates
+	// return for one article's two queries, asked together.
+	CopiesAndCandidates(ctx context.Context, eq ExactQuery, nq NearQuery) (exact, near []Candidate, err error)
 	// ClusterMembers returns the articles of a cluster, its head included,
 	// earliest ingested first; at most limit of them, 0 for all.
 	ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]Article, error)
