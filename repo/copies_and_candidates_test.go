@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -19,10 +18,7 @@ func TestCopiesAndCandidates(t *testing.T) {
 	st := newStore(t, 2)
 	version := algorithm(t).Version()
 	rng := rand.New(rand.NewPCG(20261126, 3))
-	var rows []repo.CopyRow
-	for i := range 200 {
-		rows = append(rows, fixtureRow("random", i, rng.Uint64(), version))
-	}
+	rows := randomRows(rng, 200, version)
 	var queries []uint64
 	for i := range 20 {
 		h := rng.Uint64()

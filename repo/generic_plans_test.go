@@ -13,22 +13,18 @@ import (
 
 // TestOneArticleSearchesGetAGenericPlan: a check searches for the copies
 // and the near candidates of one article (CopiesAndCandidates), with the
-// statements of scalars.
-// PostgreSQL plans a prepared statement for its values at its first five
-// runs, then keeps one generic plan if that costs no more than they did;
-// it could not price the arrays' unnest without their values, and planned
-// the statements of arrays at every check. The checks' searches must be
-// planned once and then reused.
+// statements of scalars. PostgreSQL plans a prepared statement for its
+// values at its first five runs, then keeps one generic plan if that costs
+// no more than they did; it could not price the arrays' unnest without
+// their values, and planned the statements of arrays at every check. The
+// checks' searches must be planned once and then reused.
 func TestOneArticleSearchesGetAGenericPlan(t *testing.T) {
 	ctx := context.Background()
 	// One connection: the one that prepares the statements.
 	st := newStore(t, 1)
 	version := algorithm(t).Version()
 	rng := rand.New(rand.NewPCG(20261126, 2))
-	rows := make([]repo.CopyRow, 5_000)
-	for i := range rows {
-		rows[i] = fixtureRow("random", i, rng.Uint64(), version)
-	}
+	rows := randomRows(rng, 5_000, version)
 	copyArticles(t, st, rows)
 	if _, err := st.Pool().Exec(ctx, "ANALYZE articles"); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package repo_test
 import (
 	"context"
 	"crypto/sha256"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"testing"
@@ -108,6 +109,15 @@ func copyArticles(t *testing.T, st *repo.Store, rows []repo.CopyRow) []int64 {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// randomRows are n fixture rows with uniformly random simhashes.
+func randomRows(rng *rand.Rand, n int, version fingerprint.Version) []repo.CopyRow {
+	rows := make([]repo.CopyRow, n)
+	for i := range rows {
+		rows[i] = fixtureRow("random", i, rng.Uint64(), version)
+	}
+	return rows
 }
 
 // fixtureRow is the i-th stored article of a kind of fixture: simhash h, no

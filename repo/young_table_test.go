@@ -96,11 +96,7 @@ func youngTable(t *testing.T, databaseURL string) {
 	}
 
 	const stored = 20_000
-	rows := make([]repo.CopyRow, stored)
-	for i := range rows {
-		rows[i] = fixtureRow("random", i, rng.Uint64(), version)
-	}
-	ids := copyArticles(t, st, rows)
+	ids := copyArticles(t, st, randomRows(rng, stored, version))
 	sentences := make(map[int64][]fingerprint.Sentence)
 	for _, id := range ids[:stored/10] {
 		for range 10 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"unicode"
@@ -84,15 +83,7 @@ func TestNormalizeBound(t *testing.T) {
 // spaces changes no word: the counts of the whole novel, segmented in
 // chunks of 256 bytes, equal its counts segmented at once.
 func TestChunkedSegmentation(t *testing.T) {
-	d, err := Load(DefaultDictDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	novel, err := os.ReadFile(DefaultDictDir() + "/../test/testdata/weicheng.utf8")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, novel := dictionaryAndNovel(t)
 	text := Normalize(string(novel))
 	ctx := context.Background()
 	whole, chunked := map[string]float64{}, map[string]float64{}

@@ -79,10 +79,6 @@ func FuzzNormalizePaths(f *testing.F) {
 	})
 }
 
-func novelPathForTest() string {
-	return strings.TrimSuffix(DefaultDictDir(), "dict") + "test/testdata/weicheng.utf8"
-}
-
 // TestIsFormat holds the fast path of isFormat to the Unicode table.
 func TestIsFormat(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {

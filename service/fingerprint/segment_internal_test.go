@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
@@ -15,15 +14,7 @@ import (
 // and to tagging each piece on its own: the article's counts and its
 // sentences' words must not depend on how the body was cut.
 func TestSegmentAgreesWithCut(t *testing.T) {
-	d, err := Load(DefaultDictDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	novel, err := os.ReadFile(DefaultDictDir() + "/../test/testdata/weicheng.utf8")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, novel := dictionaryAndNovel(t)
 	texts := []string{
 		string(novel[:200_000]),
 		"Le président français a dit: «Привет». 大韩民国 대통령은 오늘 서울에서 iPhone手机2018年发布。\nカタカナのテスト。3.5%的增长！",
@@ -70,15 +61,7 @@ func words(ts []taggedWord) string {
 // TestPartOfSpeechAgreesWithTheTagger holds the looked-up parts of speech to
 // what cppjieba's tagger says of every word of a long text.
 func TestPartOfSpeechAgreesWithTheTagger(t *testing.T) {
-	d, err := Load(DefaultDictDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	novel, err := os.ReadFile(DefaultDictDir() + "/../test/testdata/weicheng.utf8")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, novel := dictionaryAndNovel(t)
 	text := Normalize(string(novel)) + " AT&T c# 云计算 区块链 蓝翔 iphone 2018 3g 4k电视 ωμέγα"
 	checked := 0
 	for _, tagged := range d.jieba.Tag(text) {

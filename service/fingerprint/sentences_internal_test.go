@@ -2,7 +2,6 @@ package fingerprint
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 
@@ -14,15 +13,7 @@ import (
 // 围城: the stored sentences' simhashes were made that way, and a sentence
 // that folded differently would no longer find its copies.
 func TestSentenceSimhashUnchanged(t *testing.T) {
-	d, err := Load(DefaultDictDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	novel, err := os.ReadFile(DefaultDictDir() + "/../test/testdata/weicheng.utf8")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, novel := dictionaryAndNovel(t)
 	pieces, err := d.segment(context.Background(), string(novel[:200_000]), false)
 	if err != nil {
 		t.Fatal(err)
