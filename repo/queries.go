@@ -207,8 +207,8 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 }
 
 // CopiesAndCandidates sends the search for eq's copies and the search for
-// nq's near candidates in one round trip, as one pgx batch, where two
-// queries took two: a check reads both, and for a check, whose
+// nq's near candidates in one round trip (one pgx batch) rather than two:
+// a check reads both, and for a check, whose
 // fingerprinting and statements share the cores, each round trip costs
 // CPU time in this process and in PostgreSQL as well as the wait. In a
 // writer's transaction the candidate search must be planned for its

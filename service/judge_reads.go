@@ -18,10 +18,10 @@ type judgeReads struct {
 	sentences   func() ([]SentenceMatch, error)
 }
 
-// readInTurn reads them on one connection: the copies and the near
+// readInTurn reads them one after another: the copies and the near
 // candidates together (one round trip outside a writer's transaction),
-// then the separations, the sentence search when first asked for, and
-// once: a check that also lists its shared sentences reuses judge's.
+// then the separations, then the sentence search when first asked for,
+// and once: a check that also lists its shared sentences reuses judge's.
 //
 // Reading them concurrently, each on a connection of its own, was
 // measured: one client's checks at 1,000,000 articles were 8–10 % faster
