@@ -208,12 +208,11 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 
 // CopiesAndCandidates sends the search for eq's copies and the search for
 // nq's near candidates in one round trip (one pgx batch) rather than two:
-// a check reads both, and for a check, whose
-// fingerprinting and statements share the cores, each round trip costs
-// CPU time in this process and in PostgreSQL as well as the wait. In a
-// writer's transaction the candidate search must be planned for its
-// values (planEachRun), which a batch cannot ask for, so there the two
-// are sent one after the other. Measured on dedupbench's database of
+// a check reads both, and for a check, whose fingerprinting and statements
+// share the cores, each round trip costs CPU time in this process and in
+// PostgreSQL as well as the wait. In a writer's transaction the candidate
+// search must be planned for its values (planEachRun), which a batch
+// cannot ask for, so there the two are sent one after the other. Measured on dedupbench's database of
 // 1,000,000 articles, one connection, 500 stored articles' two searches
 // six times each way, in turn, twice: 433 and 534 µs at the median
 // together against 691 and 655 µs one after the other.
