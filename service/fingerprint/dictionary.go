@@ -107,7 +107,7 @@ func Load(dir string) (*Dictionary, error) {
 	}
 	table, ok := newWordTable(words, nil)
 	if !ok {
-		return nil, fmt.Errorf("load dictionary: %d words, too many to index", len(words))
+		return nil, fmt.Errorf("load dictionary: %d words of more than 4 GiB together, too long to index", len(words))
 	}
 	return &Dictionary{
 		jieba:   gojieba.NewJieba(paths...),
