@@ -60,6 +60,7 @@ type config struct {
 	newsCheckArticles      int // real articles stored at most; 0: every one not held out
 	newsCheckQueries       int // held-out articles, and reposts of stored ones: the check requests of each kind
 	newsCheckIngestClients int // clients of the real news' batch ingest (batches of batchSize)
+	newsCheckReps          int // each run of checks this many times, in turn
 }
 
 // onlyNewsIngest is the -only value that runs the real-news ingest section
@@ -108,6 +109,7 @@ func defaultConfig() config {
 		newsCheckRows:          1_000_000,
 		newsCheckQueries:       1_000,
 		newsCheckIngestClients: 2,
+		newsCheckReps:          3,
 	}
 }
 
@@ -130,6 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.sentenceRows, "sentence-rows", cfg.sentenceRows, "the sentence-lookup section's sentence index holds this many rows (0 skips the section)")
 	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")
 	fs.IntVar(&cfg.sentenceQueries, "sentence-queries", cfg.sentenceQueries, "articles whose sentences the sentence-lookup section looks up")
+	fs.IntVar(&cfg.newsCheckReps, "news-check-reps", cfg.newsCheckReps, "how many times the /v1/check-on-real-news section repeats its runs (one client, then 16, for each kind of request), in turn; its goals judge the median run")
 	fs.IntVar(&cfg.newsCheckRows, "news-check-rows", cfg.newsCheckRows, "the /v1/check-on-real-news section's database holds this many rows: the real news, the rest random fingerprints (0 skips the section)")
 	pool := fs.Int("pool", int(cfg.poolSize), "the in-process service's repo pool, in connections (dedupd's DEDUP_DB_MAX_CONNS)")
 	fs.IntVar(&cfg.newsCheckArticles, "news-check-articles", cfg.newsCheckArticles, "the /v1/check-on-real-news section stores at most this many real articles, drawn at random (0: every Sina and CCTV article but the held-out ones; a smaller number makes a quicker trial run)")
@@ -157,8 +160,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, errors.New("-news-check-rows and -news-check-articles must be 0 or more")
 	case cfg.only == onlyNewsCheck && cfg.newsCheckRows == 0:
 		return cfg, errors.New("-only " + onlyNewsCheck + " with -news-check-rows 0 measures nothing")
-	case cfg.newsArticles < 1 || cfg.newsReps < 1:
-		return cfg, errors.New("-news-articles and -news-reps must be 1 or more")
+	case cfg.newsArticles < 1 || cfg.newsReps < 1 || cfg.newsCheckReps < 1:
+		return cfg, errors.New("-news-articles, -news-reps and -news-check-reps must be 1 or more")
 	}
 	if cfg.corpora == "" {
 		wd, err := os.Getwd()

@@ -253,29 +253,33 @@ func checkWarmup(cfg *config) time.Duration { return min(2*time.Second, cfg.seqD
 // measureNewsChecks times each kind of request: uncounted requests from
 // cfg.checkClients clients first (the pool's connections, their prepared
 // statements, the pages the kind reads), then one client for
-// cfg.seqDuration and cfg.checkClients for cfg.checkDuration.
+// cfg.seqDuration and cfg.checkClients for cfg.checkDuration; and all of
+// it cfg.newsCheckReps times, in turn, so that a shared machine's passing
+// load falls on every kind alike and the spread of the runs shows it.
 func measureNewsChecks(ctx context.Context, cfg *config, srv *server, requests []newsCheckRequests, res *NewsCheckResult) error {
 	clock, err := serverCPUClock(ctx, cfg.serverURL)
 	if err != nil {
 		return err
 	}
-	res.ServerCPU = clock.why
-	for _, k := range requests {
-		if _, err := benchCheck(ctx, srv.URL, k.bodies, cfg.checkClients, checkWarmup(cfg)); err != nil {
-			return fmt.Errorf("warm up the %s: %w", k.kind, err)
-		}
-		for _, r := range []struct {
-			clients int
-			d       time.Duration
-		}{{1, cfg.seqDuration}, {cfg.checkClients, cfg.checkDuration}} {
-			run, err := timeNewsCheck(ctx, srv, clock, k, r.clients, r.d)
-			if err != nil {
-				return fmt.Errorf("check %s with %d clients: %w", k.kind, r.clients, err)
+	res.ServerCPU, res.Reps = clock.why, cfg.newsCheckReps
+	for rep := 1; rep <= cfg.newsCheckReps; rep++ {
+		for _, k := range requests {
+			if _, err := benchCheck(ctx, srv.URL, k.bodies, cfg.checkClients, checkWarmup(cfg)); err != nil {
+				return fmt.Errorf("warm up the %s: %w", k.kind, err)
 			}
-			run.Database, run.DatabaseN = res.Database, res.Loaded
-			progressf(cfg, "  /v1/check on real news, %s, %d clients: p50 %s ms, p99 %s ms, %.0f requests/s, %.1f candidates a check",
-				k.kind, r.clients, ms(run.LatencyMS.Median), ms(run.LatencyMS.P99), run.PerSecond, run.CandidatesMean)
-			res.Runs = append(res.Runs, run)
+			for _, r := range []struct {
+				clients int
+				d       time.Duration
+			}{{1, cfg.seqDuration}, {cfg.checkClients, cfg.checkDuration}} {
+				run, err := timeNewsCheck(ctx, srv, clock, k, r.clients, r.d)
+				if err != nil {
+					return fmt.Errorf("check %s with %d clients: %w", k.kind, r.clients, err)
+				}
+				run.Rep, run.Database, run.DatabaseN = rep, res.Database, res.Loaded
+				progressf(cfg, "  /v1/check on real news %d/%d, %s, %d clients: p50 %s ms, p99 %s ms, %.0f requests/s, %.1f candidates a check",
+					rep, cfg.newsCheckReps, k.kind, r.clients, ms(run.LatencyMS.Median), ms(run.LatencyMS.P99), run.PerSecond, run.CandidatesMean)
+				res.Runs = append(res.Runs, run)
+			}
 		}
 	}
 	return nil

@@ -70,6 +70,9 @@ func writeNewsCheckRequests(b *strings.Builder, r *NewsCheckResult) {
 	w("- **%s**: the %s held-out articles, never stored: most checks in a newsroom are of stories it does not have yet. A few find a near duplicate all the same: the corpora hold natural duplicates (Sina the same article under two headlines or scraped twice, CCTV recurring items).\n\n", newsCheckNew, num(r.HeldOut))
 	w("For each kind, %s of uncounted requests from %d clients first (the pool's connections, their prepared statements, the pages the kind reads), then one client for %s and %d clients for %s, each client sending its next request when its last is answered: the runs of the %s tier's `/v1/check`. *Candidates* is the mean, over the run's checks, of the stored articles the service's near-duplicate query returned through the block indexes (within 3 bits and the window; its `newsdedup_index_candidates` histogram; at most %d): an exact copy is found by its content hash, and a story reworked beyond 3 bits by the sentence index, not among them.\n\n",
 		duration(r.WarmupSeconds), r.CheckClients, duration(r.SeqSeconds), r.CheckClients, duration(r.CheckSeconds), tierLabel(goalTier), candidateCap)
+	if r.Reps > 1 {
+		w("All of it ran %d times, in turn (each kind's runs, then the next kind's, then again), so that the passing load of a shared machine falls on every run alike. The table gives each run's **median repetition by p99** — the figure the goals judge — with the spread (min–max) of the p99 and of the requests a second over the %d repetitions; the other columns are the median repetition's. Every repetition is in benchmarks.json.\n\n", r.Reps, r.Reps)
+	}
 }
 
 // checkCPU formats a run's CPU time per check, in milliseconds: this
@@ -86,13 +89,23 @@ func checkCPU(c NewsCheckRun) string {
 	return out + fmt.Sprintf("%.2f ms", *server)
 }
 
-// writeNewsCheckTable writes the runs' table.
+// writeNewsCheckTable writes the runs' table: each run's median
+// repetition, with the spread of the repetitions when there are several.
 func writeNewsCheckTable(b *strings.Builder, r *NewsCheckResult) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("| requests | clients | duration | requests | requests/s | p50 | p90 | p99 | max | candidates (mean) | verdicts | load (1 min) at start | CPU a check: this process / PostgreSQL |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
-	for _, c := range r.Runs {
-		w("| %s | %d | %s | %s | %.0f | %s ms | %s ms | %s ms | %s ms | %s | %s | %.2f | %s |\n", c.Kind, c.Clients, duration(c.Seconds), num(c.Requests), c.PerSecond,
-			ms(c.LatencyMS.Median), ms(c.LatencyMS.P90), ms(c.LatencyMS.P99), ms(c.LatencyMS.Max), sig(c.CandidatesMean), counts(c.Statuses), c.LoadAtStart, checkCPU(c))
+	for _, kind := range []string{newsCheckReposts, newsCheckNew} {
+		for _, clients := range r.clientCounts(kind) {
+			c := r.run(kind, clients)
+			p99, rate := r.spread(kind, clients)
+			rateCell, p99Cell := fmt.Sprintf("%.0f", c.PerSecond), ms(c.LatencyMS.P99)+" ms"
+			if p99.N > 1 {
+				rateCell += fmt.Sprintf(" (%.0f–%.0f)", rate.Min, rate.Max)
+				p99Cell += fmt.Sprintf(" (%s–%s)", ms(p99.Min), ms(p99.Max))
+			}
+			w("| %s | %d | %s | %s | %s | %s ms | %s ms | %s | %s ms | %s | %s | %.2f | %s |\n", c.Kind, c.Clients, duration(c.Seconds), num(c.Requests), rateCell,
+				ms(c.LatencyMS.Median), ms(c.LatencyMS.P90), p99Cell, ms(c.LatencyMS.Max), sig(c.CandidatesMean), counts(c.Statuses), c.LoadAtStart, checkCPU(*c))
+		}
 	}
 	if r.ServerCPU != "" {
 		w("\nPostgreSQL's CPU time was not measured: %s.\n", r.ServerCPU)

@@ -256,6 +256,63 @@ func TestWriteNewsCheck(t *testing.T) {
 	}
 }
 
+// TestNewsCheckRepetitions holds the section's figures to the median
+// repetition by p99: the run shown, the goal judged, the spread written.
+func TestNewsCheckRepetitions(t *testing.T) {
+	r := fixedNewsCheck(goalTier)
+	r.Reps = 3
+	first := slices.Clone(r.Runs)
+	for i := range r.Runs {
+		r.Runs[i].Rep = 1
+	}
+	// The reposts with 16 clients: p99 60 ms, then 45 and 48 ms (and 300,
+	// 500 and 450 requests/s); the median repetition is the third, within
+	// the goal, though the first was not.
+	for rep, p99 := range []float64{45, 48} {
+		for _, run := range first {
+			run.Rep = rep + 2
+			if run.Kind == newsCheckReposts && run.Clients == 16 {
+				run.LatencyMS.P99, run.PerSecond = p99, []float64{500, 450}[rep]
+			}
+			r.Runs = append(r.Runs, run)
+		}
+	}
+	r.Runs[1].PerSecond = 300
+
+	run := r.run(newsCheckReposts, 16)
+	if run == nil || run.Rep != 3 || run.LatencyMS.P99 != 48 {
+		t.Fatalf("the median run of the reposts with 16 clients is %+v, want the third repetition's (p99 48 ms)", run)
+	}
+	if got := len(r.runsOf(newsCheckNew, 1)); got != 3 {
+		t.Errorf("%d repetitions of the new stories with one client, want 3", got)
+	}
+	if p99, rate := r.spread(newsCheckReposts, 16); p99.Min != 45 || p99.Max != 60 || rate.Min != 300 || rate.Max != 500 {
+		t.Errorf("spread: p99 %v–%v, requests/s %v–%v; want 45–60 and 300–500", p99.Min, p99.Max, rate.Min, rate.Max)
+	}
+	for _, g := range newsCheckGoals(r) {
+		if strings.Contains(g.Goal, "reposts") && strings.Contains(g.Goal, "16 clients") {
+			if g.Status != statusMet || !strings.Contains(g.Measured, "p99 48.0 ms (median of 3 runs; 45.0–60.0)") || !strings.Contains(g.Measured, "450 requests/s (300–500)") {
+				t.Errorf("the reposts' 16-client goal: %+v", g)
+			}
+		}
+	}
+	var b strings.Builder
+	writeNewsCheck(&b, r, false)
+	md := b.String()
+	for _, want := range []string{
+		"All of it ran 3 times, in turn", "**median repetition by p99**",
+		"| reposts | 16 | 10.0 s | 4,000 | 450 (300–500) | 2.50 ms | 4.00 ms | 48.0 ms (45.0–60.0) | 90.0 ms |",
+		"| new stories | 1 | 10.0 s | 4,000 | 400 (400–400) | 2.50 ms | 4.00 ms | 12.0 ms (12.0–12.0) |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the section does not say %q:\n%s", want, md)
+		}
+	}
+	if strings.Count(md, "| reposts | 16 |") != 1 {
+		t.Errorf("the table has a row for each repetition, want one a run:\n%s", md)
+	}
+}
+
 func TestNewsCheckFlags(t *testing.T) {
 	t.Setenv("DATABASE_URL", "postgres://nowhere/x")
 	cfg, err := parseFlags([]string{"-only", onlyNewsCheck, "-news-check-rows", "50000", "-news-check-articles", "3000"}, &strings.Builder{})
@@ -265,8 +322,14 @@ func TestNewsCheckFlags(t *testing.T) {
 	if _, err := parseFlags([]string{"-only", onlyNewsCheck, "-news-check-rows", "0"}, &strings.Builder{}); err == nil {
 		t.Error("-only news-check with -news-check-rows 0 was accepted")
 	}
-	if cfg, err := parseFlags(nil, &strings.Builder{}); err != nil || cfg.newsCheckRows != 1_000_000 || cfg.newsCheckArticles != 0 {
-		t.Errorf("defaults: -news-check-rows %d, -news-check-articles %d, %v", cfg.newsCheckRows, cfg.newsCheckArticles, err)
+	if cfg, err := parseFlags(nil, &strings.Builder{}); err != nil || cfg.newsCheckRows != 1_000_000 || cfg.newsCheckArticles != 0 || cfg.newsCheckReps != 3 {
+		t.Errorf("defaults: -news-check-rows %d, -news-check-articles %d, -news-check-reps %d, %v", cfg.newsCheckRows, cfg.newsCheckArticles, cfg.newsCheckReps, err)
+	}
+	if cfg, err := parseFlags([]string{"-news-check-reps", "5"}, &strings.Builder{}); err != nil || cfg.newsCheckReps != 5 {
+		t.Errorf("-news-check-reps 5: %d, %v", cfg.newsCheckReps, err)
+	}
+	if _, err := parseFlags([]string{"-news-check-reps", "0"}, &strings.Builder{}); err == nil {
+		t.Error("-news-check-reps 0 was accepted")
 	}
 }
 
@@ -313,6 +376,7 @@ func TestNewsCheckOnly(t *testing.T) {
 	cfg.seqDuration = 300 * time.Millisecond
 	cfg.checkDuration = 500 * time.Millisecond
 	cfg.checkClients = 4
+	cfg.newsCheckReps = 2
 	cfg.keep = true // to look at the database; dropped below
 	cfg.out = t.TempDir()
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", jsonFile))
@@ -354,10 +418,13 @@ func TestNewsCheckOnly(t *testing.T) {
 		t.Errorf("%d sentence rows, ingest verdicts %v", r.SentenceRows, r.Ingest.Statuses)
 	}
 	assertNothingHeldOutStored(ctx, t, cfg, r)
-	if len(r.Runs) != 4 {
-		t.Fatalf("%d runs, want reposts and new stories with 1 and 4 clients", len(r.Runs))
+	if len(r.Runs) != 8 || r.Reps != 2 {
+		t.Fatalf("%d runs in %d repetitions, want reposts and new stories with 1 and 4 clients, twice", len(r.Runs), r.Reps)
 	}
-	for _, run := range r.Runs {
+	for i, run := range r.Runs {
+		if want := 1 + i/4; run.Rep != want {
+			t.Errorf("run %d (%s, %d clients) is of repetition %d, want %d", i, run.Kind, run.Clients, run.Rep, want)
+		}
 		if run.Requests == 0 || run.LatencyMS.P99 <= 0 || run.DatabaseN != 3_000 {
 			t.Errorf("%s with %d clients: %+v", run.Kind, run.Clients, run)
 		}
