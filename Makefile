@@ -89,7 +89,8 @@ eval:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupeval -out ../docs $(if $(CORPORA),-corpora $(abspath $(CORPORA)))
 
 # loadtest: the real dedupd under 50 clients of mixed traffic for 60 s (on
-# until 100,000 requests, at most 8 min) against a fresh database, sending
+# until 100,000 requests, at most 8 min) against a fresh database, three
+# runs one after the other (each its own database and dedupd), sending
 # real news (../shared/corpora, Sina and CCTV shuffled together; without
 # them 围城, and it says so); prints throughput, latencies, errors, memory
 # and a Markdown section into docs/loadtest.md, which docs/benchmarks.md

@@ -209,8 +209,8 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parseFlags() error = %v", err)
 	}
-	if s.Clients != 50 || s.Duration != time.Minute || s.MinRequests != 100_000 || s.MaxDuration != 8*time.Minute || s.Pool != 16 {
-		t.Errorf("parseFlags() defaults = %+v, want 50 clients, 60 s, 100000 requests, 8 min cap, pool 16", s)
+	if s.Clients != 50 || s.Duration != time.Minute || s.MinRequests != 100_000 || s.MaxDuration != 8*time.Minute || s.Pool != 16 || s.Reps != 3 {
+		t.Errorf("parseFlags() defaults = %+v, want 50 clients, 60 s, 100000 requests, 8 min cap, pool 16, 3 runs", s)
 	}
 	// Real news, all of it, from ../shared/corpora beside the repository.
 	if s.Corpus != corpusNews || s.Articles != 0 || filepath.Base(s.Corpora) != "corpora" || filepath.Base(filepath.Dir(s.Corpora)) != "shared" {
@@ -220,7 +220,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || s.Corpus != corpusNovel || s.Corpora != "/x/y" || s.Articles != 300 {
 		t.Errorf("parseFlags(-corpus novel -corpora /x/y -articles 300) = %+v, %v", s, err)
 	}
-	for _, args := range [][]string{{"-clients", "0"}, {"-duration", "10m"}, {"extra"}, {"-nope"}, {"-corpus", "sina"}, {"-articles", "-1"}} {
+	for _, args := range [][]string{{"-clients", "0"}, {"-duration", "10m"}, {"extra"}, {"-nope"}, {"-corpus", "sina"}, {"-articles", "-1"}, {"-reps", "0"}} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q) error = nil, want one", args)
 		}
@@ -362,6 +362,63 @@ func TestMarkdownAndVerdict(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "MISSING") || strings.Contains(b.String(), "围城") {
 		t.Errorf("markdown of a news run speaks of the novel:\n%s", b.String())
+	}
+}
+
+// TestRepeatedRuns holds the report of several runs to the run of median
+// throughput, and to every run's figures.
+func TestRepeatedRuns(t *testing.T) {
+	t.Parallel()
+	s, _ := parseFlags(nil, io.Discard)
+	run := func(requests int, p99 time.Duration, liveEnd float64) *report {
+		r := &report{Settings: s, CPUs: 2, Elapsed: 100 * time.Second,
+			Articles: articleSource{Source: corpusNews, Dir: "/c", Sina: 7, CCTV: 9, Texts: 16},
+			Memory: []memReading{
+				{Label: "start", GoLiveBytes: 20 << 20, RSSBytes: 200 << 20, CHeapBytes: 130 << 20},
+				{Label: "end", GoLiveBytes: liveEnd, RSSBytes: 200 << 20, CHeapBytes: 130 << 20},
+			}}
+		stats := newClientStats()
+		stats.latency[kindCheck] = latencies{p99}
+		stats.statuses[kindCheck] = map[string]int{"200": requests}
+		r.fill(stats)
+		return r
+	}
+	// 500, 700 and 600 requests/s: the median run is the third.
+	runs := []*report{run(50_000, 90*time.Millisecond, 20<<20), run(70_000, 60*time.Millisecond, 21<<20), run(60_000, 75*time.Millisecond, 20<<20)}
+	r := summarizeRuns(runs)
+	if r.Median != 2 {
+		t.Fatalf("the median run is run %d, want 3", r.Median+1)
+	}
+	if line := r.verdictLine(); !strings.HasPrefix(line, "VERDICT: memory FLAT in all 3 runs; the median run's memory FLAT") {
+		t.Errorf("verdictLine() = %q", line)
+	}
+	var b bytes.Buffer
+	r.markdown(&b)
+	md := b.String()
+	for _, want := range []string{
+		"## Load test (`make loadtest`, ", "The load test ran 3 times",
+		"**Median of the 3 runs: 600 requests/s (500–700); p99 of all requests 75.0 ms (60.0–90.0); 0 errors in all.**",
+		"| 2 | ", "| 70000 | 700 | 0 | 0.0 | 60.0 | 0.0 | 60.0 | flat: +5.0%, +0.0%, +0.0% |",
+		"### The median run (run 3)", "**60000 requests, 600 requests/s; 0 errors.**",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Count(md, "## Load test") != 1 {
+		t.Errorf("markdown has more than one heading:\n%s", md)
+	}
+
+	// A run whose memory grew is named; one run alone is reported as before.
+	runs[0] = run(50_000, 90*time.Millisecond, 30<<20)
+	if line := summarizeRuns(runs).verdictLine(); !strings.HasPrefix(line, "VERDICT: memory NOT FLAT (or not judged) in run 1 of 3") {
+		t.Errorf("verdictLine() with run 1 growing = %q", line)
+	}
+	one := summarizeRuns(runs[:1])
+	b.Reset()
+	one.markdown(&b)
+	if one.verdictLine() != runs[0].verdictLine() || strings.Contains(b.String(), "The load test ran") || !strings.Contains(b.String(), "**50000 requests, 500 requests/s") {
+		t.Errorf("one run: %q\n%s", one.verdictLine(), b.String())
 	}
 }
 

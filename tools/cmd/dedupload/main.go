@@ -10,7 +10,10 @@
 // requests have completed, but never past -max-duration. It reads dedupd's
 // memory from /metrics once a second: the Go heap, the resident set and the
 // C heap (where gojieba allocates). At the end it stops dedupd with SIGTERM
-// and drops the database.
+// and drops the database. It does all of that -reps times (3 by default),
+// one run after the other, each with a fresh database and a fresh dedupd,
+// and reports every run and the run of median throughput in full: on a
+// shared machine one run's figures move with whatever runs beside it.
 //
 // The articles are real news by default (-corpus news), because the
 // project's throughput goals are measured on real news: every Sina and CCTV
@@ -30,7 +33,7 @@
 //
 // Usage (make loadtest sets DATABASE_URL, starting the local cluster):
 //
-//	DATABASE_URL=postgres://… go run ./tools/cmd/dedupload [-corpus news|novel] [-corpora DIR] [-clients 50] [-duration 60s] [-min-requests 100000] [-md FILE] [-out FILE]
+//	DATABASE_URL=postgres://… go run ./tools/cmd/dedupload [-corpus news|novel] [-corpora DIR] [-clients 50] [-duration 60s] [-min-requests 100000] [-reps 3] [-md FILE] [-out FILE]
 package main
 
 import (
@@ -44,18 +47,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
@@ -84,6 +83,7 @@ type settings struct {
 	Corpora     string        `json:"corpora_dir"`
 	Articles    int           `json:"articles"` // 0: all the news, or novelArticles cuts
 	Seed        uint64        `json:"seed"`
+	Reps        int           `json:"reps"`
 	out         string
 	md          string
 	dedupd      string
@@ -103,6 +103,7 @@ func parseFlags(args []string, stderr io.Writer) (settings, error) {
 	fs.StringVar(&s.Corpora, "corpora", "", "the folder of the real corpora (default: ../shared/corpora from the repository's root, or from its main checkout's for a worktree)")
 	fs.IntVar(&s.Articles, "articles", 0, fmt.Sprintf("distinct texts (keys are always distinct): with -corpus news the first so many of the shuffled articles, 0 for all; with -corpus novel so many cuts, 0 for %d", novelArticles))
 	fs.Uint64Var(&s.Seed, "seed", 1, "seed of the articles (the news's shuffle, the novel's cuts) and of the mix")
+	fs.IntVar(&s.Reps, "reps", 3, "run the whole load test this many times, one after the other, each on a fresh database with a fresh dedupd; the report gives every run and the median run in full")
 	fs.StringVar(&s.out, "out", "", "also write the figures as JSON to this file")
 	fs.StringVar(&s.md, "md", "", "also write the Markdown section to this file (docs/loadtest.md, which docs/benchmarks.md embeds)")
 	fs.StringVar(&s.dedupd, "dedupd", "", "a dedupd binary to run instead of building one from this module")
@@ -112,8 +113,8 @@ func parseFlags(args []string, stderr io.Writer) (settings, error) {
 	switch {
 	case fs.NArg() > 0:
 		return s, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case s.Clients < 1, s.Pool < 1:
-		return s, errors.New("-clients and -pool must be at least 1")
+	case s.Clients < 1, s.Pool < 1, s.Reps < 1:
+		return s, errors.New("-clients, -pool and -reps must be at least 1")
 	case s.Articles < 0:
 		return s, errors.New("-articles must be 0 (all, or the default) or more")
 	case s.Duration <= 0, s.MaxDuration < s.Duration, s.Warmup < 0:
@@ -141,10 +142,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if server == "" {
 		return errors.New("DATABASE_URL is not set: run `make loadtest`, or set it to a server where this role may CREATE DATABASE")
 	}
-	rep := report{Settings: s, Started: time.Now(), CPUs: runtime.NumCPU(), LoadAvgStart: loadAverage()}
-	if u, err := pgconn.ParseConfig(server); err == nil {
-		rep.Database = fmt.Sprintf("%s:%d", u.Host, u.Port)
-	}
 
 	// The articles, read or cut before anything starts. The novel is loaded
 	// for the news too: light reposts are its Apply (a byline and an
@@ -157,32 +154,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep.Articles = src
 	if src.Fallback != "" {
 		logf("the news corpora are MISSING (%s): cutting the articles from the novel instead", src.Fallback)
 	}
 	logf("%d distinct texts: new articles %s", src.Texts, src.description())
 
-	// A fresh database, dropped at the end.
-	dbName, dbURL, err := createDatabase(ctx, server)
-	if err != nil {
-		return err
-	}
-	logf("created the database %s", dbName)
-	defer func() {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-		defer cancel()
-		if err := dbtest.DropDatabase(dctx, server, dbName); err != nil {
-			logf("%v", err)
-		} else {
-			logf("dropped the database %s", dbName)
-		}
-	}()
-	if err := dbtest.MigrateUp(ctx, dbURL); err != nil {
-		return err
-	}
-
-	// dedupd, built from this module.
+	// dedupd, built from this module once for every run.
 	bin := s.dedupd
 	if bin == "" {
 		dir, err := os.MkdirTemp("", "dedupload-")
@@ -196,115 +173,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	d, err := startDedupd(ctx, bin, map[string]string{
-		"DATABASE_URL":       dbURL,
-		"DEDUP_ADDR":         "127.0.0.1:0",
-		"DEDUP_DB_MAX_CONNS": fmt.Sprint(s.Pool),
-		"DEDUP_LOG_FORMAT":   "json",
-	}, stderr)
-	if err != nil {
-		return err
-	}
-	defer d.kill()
-	base := "http://" + d.addr
-	logf("dedupd (pid %d) listens on %s", d.cmd.Process.Pid, d.addr)
 
-	// The load.
-	transport := &http.Transport{MaxIdleConns: s.Clients * 2, MaxIdleConnsPerHost: s.Clients * 2, IdleConnTimeout: time.Minute}
-	tr := &traffic{base: base, client: &http.Client{Transport: transport, Timeout: time.Minute}, novel: novel, articles: articles}
-	loadCtx, stopLoad := context.WithCancel(ctx)
-	defer stopLoad()
-	all := make([]*clientStats, s.Clients)
-	var wg sync.WaitGroup
-	for i := range s.Clients {
-		all[i] = newClientStats()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tr.run(loadCtx, s.Seed*1000+uint64(i), all[i])
-		}()
-	}
-	logf("%d clients: warming up for %s", s.Clients, s.Warmup)
-	select {
-	case <-time.After(s.Warmup):
-	case <-ctx.Done():
-	}
-
-	// The measurement, memory sampled once a second, a reading every 10 s.
-	start := time.Now()
-	tr.measureFrom.Store(start.UnixNano())
-	logf("measuring for %s, and on until %d requests (at most %s)", s.Duration, s.MinRequests, s.MaxDuration)
-	metricsClient := &http.Client{Transport: &http.Transport{}}
-	// window holds the samples since the last reading; recent the last ten,
-	// so that the end reading covers 10 s even when its window is short.
-	var window, recent []memSample
-	var scrapeErrs int
-	tick := time.NewTicker(time.Second)
-	for done := false; !done; {
-		select {
-		case <-ctx.Done():
-			done = true
-			logf("interrupted: stopping early")
-			continue
-		case <-tick.C:
+	var runs []*report
+	for i := 1; i <= s.Reps; i++ {
+		logf("run %d of %d", i, s.Reps)
+		rep, err := loadOnce(ctx, s, server, bin, novel, src, articles, stderr, logf)
+		if err != nil {
+			return fmt.Errorf("run %d of %d: %w", i, s.Reps, err)
 		}
-		elapsed := time.Since(start)
-		if m, err := scrape(ctx, metricsClient, base); err != nil {
-			scrapeErrs++
-			logf("%v", err)
-		} else {
-			m.At = elapsed
-			window = append(window, m)
-			recent = append(recent, m)
-			if len(recent) > 10 {
-				recent = recent[1:]
-			}
-		}
-		n := tr.completed.Load()
-		done = elapsed >= s.MaxDuration || elapsed >= s.Duration && n >= int64(s.MinRequests)
-		if len(window) == 10 || done && len(window) > 0 {
-			label := fmt.Sprintf("%.0f s", elapsed.Seconds())
-			switch {
-			case len(rep.Memory) == 0:
-				label = "start (first 10 s after warm-up)"
-			case done:
-				label = fmt.Sprintf("end (last 10 s, to %.0f s)", elapsed.Seconds())
-				window = recent
-			}
-			r := reading(label, window)
-			rep.Memory = append(rep.Memory, r)
-			window = nil
-			logf("%5.0f s: %d requests (%.0f/s); Go heap in use %s, live %s; RSS %s; C heap %s", elapsed.Seconds(), n,
-				float64(n)/elapsed.Seconds(), mib(r.GoHeapBytes), mib(r.GoLiveBytes), mib(r.RSSBytes), mib(r.CHeapBytes))
+		runs = append(runs, rep)
+		if ctx.Err() != nil {
+			break
 		}
 	}
-	tick.Stop()
-	stopLoad()
-	wg.Wait()
-	stats := merge(all)
-	rep.Elapsed = stats.last.Sub(start)
-	rep.ScrapeErrors = scrapeErrs
-	rep.LoadAvgEnd = loadAverage()
-
-	// dedupd stops as in production.
-	rep.Shutdown = d.stop(45 * time.Second)
-	logf("dedupd: %s", rep.Shutdown)
-	rep.DedupdWarnings, rep.DedupdErrors, rep.DedupdLastErrors = d.logCounts()
-
-	rep.fill(stats)
-	fmt.Fprintln(stdout, rep.verdictLine())
+	all := summarizeRuns(runs)
+	fmt.Fprintln(stdout, all.verdictLine())
 	fmt.Fprintln(stdout)
-	rep.markdown(stdout)
+	all.markdown(stdout)
 	if s.md != "" {
 		var b strings.Builder
-		rep.markdown(&b)
+		all.markdown(&b)
 		if err := os.WriteFile(s.md, []byte(b.String()), 0o644); err != nil {
 			return err
 		}
 		logf("wrote %s", s.md)
 	}
 	if s.out != "" {
-		b, err := json.MarshalIndent(rep, "", "  ")
+		b, err := json.MarshalIndent(all, "", "  ")
 		if err != nil {
 			return err
 		}

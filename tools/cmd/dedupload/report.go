@@ -117,8 +117,14 @@ func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 // markdown writes the section for docs/benchmarks.md.
 func (r *report) markdown(w io.Writer) {
-	s := r.Settings
 	fmt.Fprintf(w, "%s\n\n", r.heading())
+	r.markdownBody(w)
+}
+
+// markdownBody writes the section without its heading: what ran, the
+// figures, memory.
+func (r *report) markdownBody(w io.Writer) {
+	s := r.Settings
 	if r.Articles.Fallback != "" {
 		fmt.Fprintf(w, "**The real news corpora were MISSING** (%s): this load sent articles cut from 围城 instead, so its figures are **not** figures on real news. "+
 			"Run it where `../shared/corpora` is (or pass `-corpora DIR`).\n\n", r.Articles.Fallback)
