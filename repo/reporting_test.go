@@ -170,7 +170,7 @@ func TestAnalystRole(t *testing.T) {
 	for _, q := range []string{
 		"SELECT count(body) FROM articles",
 		"SELECT count(plain_body) FROM articles",
-		"SELECT count(words) FROM sentences",
+		"SELECT count(a0) FROM sentences",
 		"DELETE FROM articles",
 		"DELETE FROM editor_decisions",
 		"CREATE TABLE scratch (x int)",

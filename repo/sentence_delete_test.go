@@ -81,8 +81,8 @@ func TestSentencesWrittenWhileTheirArticleIsDeleted(t *testing.T) {
 	if _, err := writer.Exec(ctx, `DELETE FROM sentences WHERE article_id = $1`, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writer.Exec(ctx, `INSERT INTO sentences (article_id, position, start_char, end_char, runes, text_hash, words)
-		VALUES ($1, 0, 0, 10, 10, 42, '{}'), ($1, 1, 10, 20, 10, 43, '{}')`, id); err != nil {
+	if _, err := writer.Exec(ctx, `INSERT INTO sentences (article_id, position, start_char, end_char, runes, text_hash)
+		VALUES ($1, 0, 0, 10, 10, 42), ($1, 1, 10, 20, 10, 43)`, id); err != nil {
 		t.Fatal(err)
 	}
 

@@ -20,17 +20,16 @@ import (
 // order; written with COPY in the article's transaction.
 var sentenceColumns = []string{
 	"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash",
-	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3", "words",
+	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
 }
 
 func sentenceValues(articleID int64, position int, s *fingerprint.Sentence) []any {
 	values := []any{articleID, position, s.Start, s.End, s.Runes, int64(s.TextHash)}
 	if !s.HasSimhash {
-		return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil, storedWords(s.Words))
+		return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 	}
 	values = append(values, int64(s.Simhash))
-	values = append(values, blockArgs(s.Simhash)...)
-	return append(values, storedWords(s.Words))
+	return append(values, blockArgs(s.Simhash)...)
 }
 
 // writeSentences stores the sentences of article id, replacing any it had.
@@ -207,7 +206,7 @@ func (q queries) ArticleText(ctx context.Context, id int64) ([]fingerprint.Sente
 		return nil, "", interpretError(err, "read article text")
 	}
 	rows, err := q.db.Query(ctx, `
-		SELECT start_char, end_char, runes, text_hash, simhash, words
+		SELECT start_char, end_char, runes, text_hash, simhash
 		FROM sentences WHERE article_id = $1 ORDER BY position`, id)
 	if err != nil {
 		return nil, "", interpretError(err, "read sentences")
@@ -217,10 +216,9 @@ func (q queries) ArticleText(ctx context.Context, id int64) ([]fingerprint.Sente
 			s        fingerprint.Sentence
 			textHash int64
 			simhash  *int64
-			words    []int64
 		)
-		err := row.Scan(&s.Start, &s.End, &s.Runes, &textHash, &simhash, &words)
-		s.TextHash, s.Words = uint64(textHash), wordSet(words)
+		err := row.Scan(&s.Start, &s.End, &s.Runes, &textHash, &simhash)
+		s.TextHash = uint64(textHash)
 		if simhash != nil {
 			s.Simhash, s.HasSimhash = uint64(*simhash), true
 		}

@@ -61,8 +61,6 @@ type Sentence struct {
 	// than minSentenceWords of them.
 	Simhash    uint64
 	HasSimhash bool
-	// Words are its content words, for the shared-word ratio.
-	Words WordSet
 }
 
 // sentencesOf returns the indexed sentences among a body's pieces, in
@@ -90,7 +88,7 @@ func (d *Dictionary) sentencesOf(pieces []piece, skip bool) []Sentence {
 		seen[h] = true
 		s := Sentence{Start: p.startRune, End: p.endRune, Runes: runes, TextHash: h}
 		if runes >= minSimhashRunes {
-			s.Simhash, s.Words, s.HasSimhash = d.sentenceSimhash(p.words)
+			s.Simhash, s.HasSimhash = d.sentenceSimhash(p.words)
 		}
 		out = append(out, s)
 	}
@@ -180,7 +178,7 @@ func isDigit(r rune) bool { return (r >= '0' && r <= '9') || (r >= '０' && r <=
 // (TestSentenceSimhashUnchanged holds the two ways to each other).
 // BenchmarkFingerprint, in turn three times: 467–517 µs and 247
 // allocations a fingerprint against 484–542 µs and 269.
-func (d *Dictionary) sentenceSimhash(tagged []taggedWord) (uint64, WordSet, bool) {
+func (d *Dictionary) sentenceSimhash(tagged []taggedWord) (uint64, bool) {
 	content := make([]taggedWord, 0, len(tagged))
 	for _, t := range tagged {
 		if t.content {
@@ -189,21 +187,18 @@ func (d *Dictionary) sentenceSimhash(tagged []taggedWord) (uint64, WordSet, bool
 	}
 	slices.SortStableFunc(content, func(a, b taggedWord) int { return strings.Compare(a.word, b.word) })
 	weighted := make([]weightedWord, 0, len(content))
-	hashes := make([]uint64, 0, len(content))
 	for i := 0; i < len(content); {
 		j := i + 1
 		for j < len(content) && content[j].word == content[i].word {
 			j++
 		}
-		h := xxhash.Sum64String(content[i].word)
-		weighted = append(weighted, weightedWord{hash: h, weight: float64(j-i) * content[j-1].idf})
-		hashes = append(hashes, h)
+		weighted = append(weighted, weightedWord{hash: xxhash.Sum64String(content[i].word), weight: float64(j-i) * content[j-1].idf})
 		i = j
 	}
 	if len(weighted) < minSentenceWords {
-		return 0, nil, false
+		return 0, false
 	}
-	return fold(weighted), NewWordSet(hashes), true
+	return fold(weighted), true
 }
 
 // contentPOS reports whether a jieba part-of-speech tag marks a word that

@@ -34,13 +34,13 @@ var sentenceRebuilt = regexp.MustCompile(`^sentences_([ab][0-3]|text_hash)_idx$`
 // order of repo's sentenceColumns (unexported).
 var bulkColumns = []string{
 	"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash",
-	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3", "words",
+	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
 }
 
 // sentenceShape is what a bulk row takes from a real sentence.
 type sentenceShape struct {
-	Runes, Chars, Words int
-	Simhash             bool
+	Runes, Chars int
+	Simhash      bool
 }
 
 // loadBulk adds rows synthetic sentence rows, perArticle to a synthetic
@@ -87,13 +87,13 @@ func loadBulk(ctx context.Context, cfg *config, pool *pgxpool.Pool, rows, perArt
 
 // realShapes reads the shape of every sentence of the real part.
 func realShapes(ctx context.Context, pool *pgxpool.Pool) ([]sentenceShape, error) {
-	rows, err := pool.Query(ctx, `SELECT runes, end_char - start_char, cardinality(words), simhash IS NOT NULL FROM sentences`)
+	rows, err := pool.Query(ctx, `SELECT runes, end_char - start_char, simhash IS NOT NULL FROM sentences`)
 	if err != nil {
 		return nil, fmt.Errorf("read the real sentences' shapes: %w", err)
 	}
 	shapes, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sentenceShape, error) {
 		var s sentenceShape
-		return s, row.Scan(&s.Runes, &s.Chars, &s.Words, &s.Simhash)
+		return s, row.Scan(&s.Runes, &s.Chars, &s.Simhash)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the real sentences' shapes: %w", err)
@@ -185,12 +185,8 @@ func copySyntheticSentences(ctx context.Context, cfg *config, pool *pgxpool.Pool
 		char += max(s.Chars, 1)
 		next++
 		position = next % perArticle
-		words := make([]int64, s.Words)
-		for i := range words {
-			words[i] = int64(rng.Uint64())
-		}
 		if !s.Simhash {
-			return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil, words)
+			return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 		}
 		h := rng.Uint64()
 		values = append(values, int64(h))
@@ -201,7 +197,7 @@ func copySyntheticSentences(ctx context.Context, cfg *config, pool *pgxpool.Pool
 		for _, v := range b.B {
 			values = append(values, int16(v))
 		}
-		return append(values, words)
+		return values
 	}
 	for from := 0; from < rows; from += sentenceCopyChunk {
 		n := min(sentenceCopyChunk, rows-from)
