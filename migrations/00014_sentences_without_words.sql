@@ -7,16 +7,22 @@
 -- (10.4 words a sentence), for about 31 sentence rows an article, every
 -- one of them sent through COPY, written to the heap and to the WAL.
 --
--- Dropping the column is a change of the catalog alone: PostgreSQL does not
--- rewrite the table, rows stored before keep their bytes until they are
--- rewritten, and rows written after are without them.
+-- The service no longer writes it, and a NULL takes no room in the row. The
+-- column stays, nullable, rather than going: migrations only add, so that
+-- the binary before this one keeps working on the new schema while a new
+-- one is deployed (README, Upgrading); it still writes the words of the
+-- sentences it stores. A later migration can drop the column once no such
+-- binary runs. Making it nullable changes the catalog alone: PostgreSQL
+-- neither rewrites nor scans the table.
 --
--- Down adds the column back, empty for every row: the words themselves are
--- gone, as nothing needed them.
+-- Down gives the rows written without words an empty array, as NOT NULL
+-- asks: the words themselves were never stored.
 
 -- +goose Up
-ALTER TABLE sentences DROP COLUMN words;
+ALTER TABLE sentences ALTER COLUMN words DROP NOT NULL;
+COMMENT ON COLUMN sentences.words IS 'Unused: NULL for the sentences stored since migration 00014, which stopped writing it; older rows hold the 64-bit hashes of their content words, which nothing reads.';
 
 -- +goose Down
-ALTER TABLE sentences ADD COLUMN words bigint[] NOT NULL DEFAULT '{}';
+UPDATE sentences SET words = '{}' WHERE words IS NULL;
+ALTER TABLE sentences ALTER COLUMN words SET NOT NULL;
 COMMENT ON COLUMN sentences.words IS '64-bit hashes of its content words.';

@@ -171,6 +171,7 @@ func TestAnalystRole(t *testing.T) {
 		"SELECT count(body) FROM articles",
 		"SELECT count(plain_body) FROM articles",
 		"SELECT count(a0) FROM sentences",
+		"SELECT count(words) FROM sentences",
 		"DELETE FROM articles",
 		"DELETE FROM editor_decisions",
 		"CREATE TABLE scratch (x int)",
