@@ -177,7 +177,10 @@ func isDigit(r rune) bool { return (r >= '0' && r <= '9') || (r >= '０' && r <=
 // counts and one for the IDFs, were made for every sentence
 // (TestSentenceSimhashUnchanged holds the two ways to each other).
 // BenchmarkFingerprint, in turn three times: 467–517 µs and 247
-// allocations a fingerprint against 484–542 µs and 269.
+// allocations a fingerprint against 484–542 µs and 269. It makes no word
+// set for a sentence (nothing read one): 234 allocations and 111.8 KB a
+// fingerprint against 247 and 114.1 KB, the time within the noise
+// (448–466 µs against 431–502).
 func (d *Dictionary) sentenceSimhash(tagged []taggedWord) (uint64, bool) {
 	content := make([]taggedWord, 0, len(tagged))
 	for _, t := range tagged {
