@@ -80,9 +80,12 @@ func (r *repeated) markdown(w io.Writer) {
 	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 	for i, run := range r.Runs {
 		mem := "not judged"
-		if len(run.Memory) >= 2 {
-			v := run.MemVerdict
-			mem = fmt.Sprintf("%s: %s, %s, %s", map[bool]string{true: "flat", false: "NOT FLAT"}[v.Flat], pct(v.GoLiveGrowth), pct(v.RSSGrowth), pct(v.CHeapGrowth))
+		if v := run.MemVerdict; len(run.Memory) >= 2 {
+			word := "flat"
+			if !v.Flat {
+				word = "NOT FLAT"
+			}
+			mem = fmt.Sprintf("%s: %s, %s, %s", word, pct(v.GoLiveGrowth), pct(v.RSSGrowth), pct(v.CHeapGrowth))
 		}
 		fmt.Fprintf(w, "| %d | %s | %.2f | %d | %.0f | %d | %s | %s | %s | %s | %s |\n", i+1, run.Started.UTC().Format("15:04"), run.LoadAvgStart[0],
 			run.Requests, run.Throughput, run.Kinds["all"].Errors,
