@@ -75,7 +75,7 @@ func (r *repeated) markdown(w io.Writer) {
 		"**Median of the %d runs: %.0f requests/s (%.0f–%.0f); p99 of all requests %s ms (%s–%s); %d errors in all.** "+
 		"Every run below, then the run of median throughput (run %d) in full.\n\n",
 		len(r.Runs), len(r.Runs), m.Throughput, slices.Min(rates), slices.Max(rates),
-		fmtMS(medianOf(p99s)), fmtMS(slices.Min(p99s)), fmtMS(slices.Max(p99s)), errs, r.Median+1)
+		fmtMS(percentile(slices.Sorted(slices.Values(p99s)), 50)), fmtMS(slices.Min(p99s)), fmtMS(slices.Max(p99s)), errs, r.Median+1)
 	fmt.Fprintln(w, "| run | started (UTC) | load average at the start | requests | requests/s | errors | p99 POST /v1/articles | p99 POST /v1/check | p99 GET /v1/articles/{id} | p99 all | memory (live Go heap, RSS, C heap) |")
 	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 	for i, run := range r.Runs {
@@ -94,11 +94,4 @@ func (r *repeated) markdown(w io.Writer) {
 	fmt.Fprintf(w, "\nLatencies in milliseconds, as below. *Memory* compares each run's last reading with its first (flat: each below +%.0f%%).\n\n", flatLimit*100)
 	fmt.Fprintf(w, "### The median run (run %d)\n\n", r.Median+1)
 	m.markdownBody(w)
-}
-
-// medianOf is the median of xs (the lower of the middle two for an even
-// count).
-func medianOf(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	return s[(len(s)-1)/2]
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -34,10 +35,11 @@ func (l latencies) summarize() summary {
 // percentile returns the p-th percentile of sorted by the nearest-rank
 // method: the smallest value with at least p% of the values at or below
 // it. It returns 0 for no values; p is clamped to (0, 100].
-func percentile(sorted []time.Duration, p float64) time.Duration {
+func percentile[T cmp.Ordered](sorted []T, p float64) T {
 	n := len(sorted)
 	if n == 0 {
-		return 0
+		var zero T
+		return zero
 	}
 	rank := int(math.Ceil(p / 100 * float64(n)))
 	rank = min(max(rank, 1), n)
