@@ -35,7 +35,10 @@ func (s *Store) CopyArticles(ctx context.Context, rows []CopyRow) (int64, error)
 // The sentence statement and its arguments, for the sentence plan test.
 const SentenceMatchesSQL = sentenceMatchesSQL
 
-var SentenceMatchesArgs = sentenceMatchesArgs
+var (
+	SentenceMatchesArgs = sentenceMatchesArgs
+	SentenceSearchParts = sentenceSearchParts
+)
 
 // CopySentences stores the sentences of stored articles, for fixtures.
 func (s *Store) CopySentences(ctx context.Context, bySentence map[int64][]fingerprint.Sentence) error {

@@ -86,7 +86,7 @@ func mustFingerprint(tb testing.TB, a corpus.Article) fingerprint.Fingerprint {
 
 // copyArticles stores rows with COPY, unjudged, and returns their ids, in
 // the order of rows.
-func copyArticles(t *testing.T, st *repo.Store, rows []repo.CopyRow) []int64 {
+func copyArticles(t testing.TB, st *repo.Store, rows []repo.CopyRow) []int64 {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := st.CopyArticles(ctx, rows); err != nil {

@@ -86,7 +86,7 @@ func buildLargeTable(t *testing.T) *largeTable {
 }
 
 // fingerprintAll fingerprints articles on every CPU.
-func fingerprintAll(t *testing.T, alg fingerprint.Algorithm, articles []corpus.Article) []fingerprint.Fingerprint {
+func fingerprintAll(t testing.TB, alg fingerprint.Algorithm, articles []corpus.Article) []fingerprint.Fingerprint {
 	t.Helper()
 	fps := make([]fingerprint.Fingerprint, len(articles))
 	errs := make([]error, len(articles))

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -21,6 +22,11 @@ type Options struct {
 	MaxConns         int32         // the pool's size; 0 for pgx's default (4 or the CPUs)
 	ConnectTimeout   time.Duration // per connection attempt; 0 for 5 s
 	StatementTimeout time.Duration // per statement, lock waits included; 0 for none
+	// SearchParts is how many statements at most a long sentence search
+	// outside a transaction is split into when the pool is idle
+	// (sentence_parts.go): the database's cores. 0 for this machine's
+	// (GOMAXPROCS), 1 never to split.
+	SearchParts int
 	// Tracer, when set, sees every statement the store runs, with its
 	// arguments (pgx's tracing hook): for statement logs and metrics, and for
 	// the benchmarks, which EXPLAIN the statements as the service runs them.
@@ -33,6 +39,7 @@ type Store struct {
 	queries
 	pool        *pgxpool.Pool
 	writersPlan pgx.QueryExecMode // how its writers send the candidate search (planEachRunMode)
+	searchParts int               // Options.SearchParts, 0 resolved
 }
 
 // Open returns a Store over a pool of connections to databaseURL. It does not
@@ -67,7 +74,12 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
-	return &Store{queries: queries{db: pool}, pool: pool, writersPlan: planEachRunMode(cfg.ConnConfig)}, nil
+	return &Store{
+		queries:     queries{db: pool},
+		pool:        pool,
+		writersPlan: planEachRunMode(cfg.ConnConfig),
+		searchParts: cmp.Or(opts.SearchParts, runtime.GOMAXPROCS(0)),
+	}, nil
 }
 
 // Close waits for the pool's connections to be released and closes them.
