@@ -29,7 +29,12 @@ import (
 // percentile 5.15 against 4.09. Less than half, because the other tenants
 // of this machine's cores leave the second one rarely idle, and because
 // each part plans its statement and reads the bodies of the articles it
-// matches near (a search that reads many gains nothing).
+// matches near (a search that reads many gains nothing). Through the
+// service (dedupbench -only news-check on a kept database of 1,000,000
+// articles, one client for 20 s, six runs of each build in turn, medians):
+// the new stories 365 checks/s against 326 with one statement, p50 2.30 ms
+// against 2.62; the reposts, and the 99th percentiles of both, within the
+// noise (reposts p99 11.35 against 11.25 ms, new stories 9.75 against 9.5).
 //
 // Only the Store's own SentenceMatches splits; a transaction's (storeTx,
 // the writers' search) is one statement, inside its snapshot. Outside a
