@@ -84,6 +84,19 @@ func mustFingerprint(tb testing.TB, a corpus.Article) fingerprint.Fingerprint {
 	return fp
 }
 
+// fixtureRows are the rows of fixture articles and their fingerprints, in
+// source "fixture" under the external ids prefix0, prefix1, …
+func fixtureRows(prefix string, articles []corpus.Article, fps []fingerprint.Fingerprint) []repo.CopyRow {
+	rows := make([]repo.CopyRow, len(fps))
+	for i, fp := range fps {
+		rows[i] = repo.CopyRow{Article: service.Article{
+			Source: "fixture", ExternalID: prefix + strconv.Itoa(i), Simhash: fp.Simhash, FingerprintVersion: fp.Version,
+			Words: fp.Words, Shingles: fp.Shingles, ContentHash: fp.ContentHash,
+		}, Body: articles[i].Body}
+	}
+	return rows
+}
+
 // copyArticles stores rows with COPY, unjudged, and returns their ids, in
 // the order of rows.
 func copyArticles(t testing.TB, st *repo.Store, rows []repo.CopyRow) []int64 {

@@ -46,14 +46,7 @@ func TestSentenceIndex(t *testing.T) {
 		}
 	}
 	fps := fingerprintAll(t, alg, articles)
-	rows := make([]repo.CopyRow, len(fps))
-	for i, fp := range fps {
-		rows[i] = repo.CopyRow{Article: service.Article{
-			Source: "fixture", ExternalID: "s-" + itoa(i), Simhash: fp.Simhash, FingerprintVersion: fp.Version,
-			Words: fp.Words, Shingles: fp.Shingles, ContentHash: fp.ContentHash,
-		}, Body: articles[i].Body}
-	}
-	if _, err := st.CopyArticles(ctx, rows); err != nil {
+	if _, err := st.CopyArticles(ctx, fixtureRows("s-", articles, fps)); err != nil {
 		t.Fatal(err)
 	}
 	ids := make(map[string]int64)

@@ -125,14 +125,7 @@ func storeLongArticleFixture(tb testing.TB, st *repo.Store) service.SentenceQuer
 	rng := rand.New(rand.NewPCG(20261126, 1))
 	articles := novel(tb).Overlapping(rng, 80, 600, 3000)
 	fps := fingerprintAll(tb, algorithm(tb), articles)
-	rows := make([]repo.CopyRow, len(fps))
-	for i, fp := range fps {
-		rows[i] = repo.CopyRow{Article: service.Article{
-			Source: "fixture", ExternalID: "p-" + itoa(i), Simhash: fp.Simhash, FingerprintVersion: fp.Version,
-			Words: fp.Words, Shingles: fp.Shingles, ContentHash: fp.ContentHash,
-		}, Body: articles[i].Body}
-	}
-	ids := copyArticles(tb, st, rows)
+	ids := copyArticles(tb, st, fixtureRows("p-", articles, fps))
 	bySentence := make(map[int64][]fingerprint.Sentence)
 	for i, fp := range fps {
 		bySentence[ids[i]] = fp.Sentences
