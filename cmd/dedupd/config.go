@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +50,7 @@ type Config struct {
 	ShutdownTimeout time.Duration
 
 	DBMaxConns         int32
+	DBSearchParts      int           // 0 for this machine's cores
 	DBConnectTimeout   time.Duration // per connection attempt
 	DBStatementTimeout time.Duration // 0 for none
 
@@ -178,6 +180,9 @@ func settings() []setting {
 				c.DBMaxConns = int32(n)
 				return err
 			}},
+		{name: "DEDUP_DB_SEARCH_PARTS", shown: "(this machine's cores)",
+			meaning: "the database's cores: a long article's sentence search is sent as at most this many statements at once while the pool has idle connections; 1 never splits it",
+			read:    func(c *Config, v string) (err error) { c.DBSearchParts, err = intIn(v, 1, 1024); return err }},
 		{name: "DEDUP_DB_CONNECT_TIMEOUT", def: defaultDBConnectTimeout.String(),
 			meaning: "time limit of one attempt to connect to the database; while the database is down, a request that needs a new connection fails with 503 after at most this long",
 			read:    func(c *Config, v string) (err error) { c.DBConnectTimeout, err = duration(v, false); return err }},
@@ -343,6 +348,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_batch_bytes", c.MaxBatchBytes),
 		slog.String("request_timeout", c.RequestTimeout.String()),
 		slog.Int("db_max_conns", int(c.DBMaxConns)),
+		// as the store resolves it: 0 is this machine's cores
+		slog.Int("db_search_parts", cmp.Or(c.DBSearchParts, runtime.GOMAXPROCS(0))),
 		slog.String("db_connect_timeout", c.DBConnectTimeout.String()),
 		slog.String("db_statement_timeout", c.DBStatementTimeout.String()),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
