@@ -161,10 +161,20 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 		_ = srv.stop()
 		return NewsRun{}, err
 	}
+	sampler, err := startSessionSampler(ctx, cfg.serverURL, name)
+	if err != nil {
+		_ = srv.stop()
+		return NewsRun{}, err
+	}
 	cpuStart := nr.cpu.read()
 	run, err := postNews(ctx, srv.URL, path, requests, m.Clients)
 	cpu := nr.cpu.read().since(cpuStart)
 	run.CPU = &cpu
+	sessions, serr := sampler.stop()
+	run.Sessions = &sessions
+	if err == nil {
+		err = serr
+	}
 	if serr := srv.stop(); err == nil && serr != nil {
 		err = fmt.Errorf("stop the server: %w", serr)
 	}

@@ -82,6 +82,12 @@ func runNewsSection(t *testing.T, cfg *config) *NewsIngestResult {
 		case m.Kind != newsFingerprint && run.Stored != res.Articles:
 			t.Errorf("%s: %d articles stored, want the %d sent", modeName(&m), run.Stored, res.Articles)
 		}
+		switch {
+		case m.Kind == newsFingerprint && run.Sessions != nil:
+			t.Errorf("fingerprint-only sampled database sessions: %+v", *run.Sessions)
+		case m.Kind != newsFingerprint && (run.Sessions == nil || run.Sessions.Samples < 1):
+			t.Errorf("%s: database sessions %+v, want at least one sample", modeName(&m), run.Sessions)
+		}
 		if (m.Kind == newsBatch) != (m.Ratio != nil) {
 			t.Errorf("%s: ratio to fingerprint-only %v", modeName(&m), m.Ratio)
 		}
@@ -117,7 +123,7 @@ func TestNewsIngestFallback(t *testing.T) {
 	var b strings.Builder
 	writeNewsIngest(&b, res, true)
 	md := b.String()
-	for _, want := range []string{"## " + newsSectionTitle, "real corpora were MISSING", "no-corpora", "not** figures on real news", "### Goals of this section", "sentence index", "### CPU time per article"} {
+	for _, want := range []string{"## " + newsSectionTitle, "real corpora were MISSING", "no-corpora", "not** figures on real news", "### Goals of this section", "sentence index", "### CPU time per article", "### What the database's sessions were doing"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the section does not say %q:\n%s", want, md)
 		}

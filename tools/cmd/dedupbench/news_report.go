@@ -45,6 +45,7 @@ func writeNewsIngest(b *strings.Builder, r *NewsIngestResult, goals bool) {
 	writeNewsTable(b, r, newsSingle)
 	writeNewsWhy(b, r)
 	writeNewsCPU(b, r)
+	writeNewsSessions(b, r)
 
 	if goals {
 		w("### Goals of this section\n\n| goal | measured | status |\n| --- | --- | --- |\n")

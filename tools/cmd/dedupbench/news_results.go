@@ -89,6 +89,9 @@ type NewsRun struct {
 	RequestMS  Summary        `json:"request_ms"` // per request (batch or article); empty for fingerprint-only
 	Ratio      float64        `json:"ratio_to_fingerprint_only,omitempty"`
 	CPU        *RunCPU        `json:"cpu,omitempty"`
+	// Sessions is what the run's database sessions were doing, sampled
+	// (sessions.go); nil for fingerprint-only and for runs measured before.
+	Sessions *SessionSamples `json:"db_sessions,omitempty"`
 }
 
 // mode returns the section's measurement of kind with sentences and

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// writeNewsSessions writes what the database's sessions were doing during
+// each ingest measurement (sessions.go), pooled over its runs: how many
+// sessions were, on average, running, waiting for a lock, for the WAL, or
+// for the service. It writes nothing when no run was sampled.
+func writeNewsSessions(b *strings.Builder, r *NewsIngestResult) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	type row struct {
+		m   *NewsMode
+		got SessionSamples
+	}
+	var rows []row
+	for i := range r.Modes {
+		m := &r.Modes[i]
+		var got SessionSamples
+		for _, run := range m.Runs {
+			if run.Sessions != nil {
+				got.add(*run.Sessions)
+			}
+		}
+		if got.Samples > 0 {
+			rows = append(rows, row{m, got})
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	w("### What the database's sessions were doing\n\n")
+	w("`pg_stat_activity` sampled every %s during each run (the run's database only, one short statement a sample), pooled over the repetitions: how many of the service's sessions were, on average, *running* a statement (on a core, or waiting for one: the view cannot tell), waiting for an advisory *lock* (`service/locks.go`: a writer whose group needs a family-A block or a sentence that another writer's group holds waits for that group's commit), waiting for the *WAL* (a commit's flush, or a WAL buffer), or inside a transaction waiting for the *service* (its next statement or a COPY's rows: the service's own work between statements, judging). The goal's cores are shared by these sessions, the service and its clients: a session *running* may be waiting for a core.\n\n", sessionSampleEvery)
+	w("| measurement | sentence index | clients | samples | running | lock | WAL | service | other |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, x := range rows {
+		w("| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", x.m.Kind, onOff(x.m.Sentences), x.m.Clients, num(x.got.Samples),
+			x.got.mean(sessionRunning), x.got.mean(sessionGroupLock), x.got.mean(sessionGroupWAL), x.got.mean(sessionGroupSvc), x.got.mean(sessionGroupElse))
+	}
+	w("\n")
+	var others []string
+	for _, x := range rows {
+		for _, s := range x.got.otherStates() {
+			if !slices.Contains(others, s) {
+				others = append(others, s)
+			}
+		}
+	}
+	if len(others) > 0 {
+		w("*Other* holds: %s.\n\n", strings.Join(quoteAll(others), ", "))
+	}
+	if batch := r.bestBatch(true); batch != nil {
+		for _, x := range rows {
+			if x.m == batch {
+				lock, sessions := x.got.mean(sessionGroupLock), x.got.mean(sessionRunning)+x.got.mean(sessionGroupLock)+x.got.mean(sessionGroupWAL)+x.got.mean(sessionGroupSvc)+x.got.mean(sessionGroupElse)
+				if sessions > 0 {
+					w("In the fastest batch measurement with the sentence index (%d clients), %.0f %% of the sessions' time in a statement or a transaction was spent waiting for an advisory lock.\n\n", batch.Clients, 100*lock/sessions)
+				}
+			}
+		}
+	}
+}
+
+func quoteAll(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = "`" + s + "`"
+	}
+	return out
+}
