@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -65,17 +66,24 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 	position := make(map[*groupItem]int, len(items))
 	group := groupBuilder{budget: s.groupLockBudget()}
 	// store stores the group collected so far, while the articles after it
-	// are still being fingerprinted.
+	// are still being fingerprinted; those it sets aside around the other
+	// groups being stored start the next group (group_held.go).
 	store := func() error {
 		g := group.take()
 		if len(g) == 0 {
 			return nil
 		}
-		if err := s.storeGroup(ctx, g); err != nil {
+		later, err := s.storeGroupAround(ctx, g, true)
+		for _, it := range later {
+			group.add(it)
+		}
+		if err != nil {
 			return err
 		}
 		for _, it := range g {
-			results[position[it]] = BatchResult{Verdict: it.verdict, Err: it.err}
+			if !slices.Contains(later, it) {
+				results[position[it]] = BatchResult{Verdict: it.verdict, Err: it.err}
+			}
 		}
 		return nil
 	}
@@ -98,15 +106,17 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		}
 		it := &groupItem{in: &items[i].Article, fp: p.fp, opts: items[i].Options}
 		position[it] = i
-		if !group.fits(it) {
+		for !group.fits(it) { // twice when the first store sets articles aside
 			if err := store(); err != nil {
 				return nil, err
 			}
 		}
 		group.add(it)
 	}
-	if err := store(); err != nil {
-		return nil, err
+	for len(group.items) > 0 {
+		if err := store(); err != nil {
+			return nil, err
+		}
 	}
 	return results, nil
 }

@@ -31,6 +31,9 @@ type groupItem struct {
 	verdict Verdict
 	err     error
 	lockSet []LockKey // locks' result, once computed
+	// setAside: the item was left for the batch's next group once
+	// (group_held.go), and is not again.
+	setAside bool
 
 	// unlocked are the sentences the current attempt to store the group
 	// left unlocked as known boilerplate (boilerplate_locks.go).
@@ -101,14 +104,32 @@ func (it *groupItem) key() ArticleKey {
 // (KindUnavailable, or the context's), which the items left unstored carry
 // too.
 func (s *Service) storeGroup(ctx context.Context, g []*groupItem) error {
+	_, err := s.storeGroupAround(ctx, g, false)
+	return err
+}
+
+// storeGroupAround is storeGroup that, with around, first sets aside the
+// items whose locks another group being stored holds (group_held.go), once
+// its turn has come, and returns them unstored, for the caller's next
+// group.
+func (s *Service) storeGroupAround(ctx context.Context, g []*groupItem, around bool) (later []*groupItem, err error) {
 	release, err := takeTurn(ctx, s.groupTurns)
 	if err != nil {
 		failGroup(g, err)
-		return err
+		return nil, err
 	}
 	defer release()
+	if around {
+		g, later = s.held.setAside(g)
+	}
+	defer s.held.hold(g)()
+	return later, s.storeGroupInTurn(ctx, g)
+}
+
+// storeGroupInTurn is storeGroup once the group's turn has come.
+func (s *Service) storeGroupInTurn(ctx context.Context, g []*groupItem) error {
 	s.learnLockBudget(ctx)
-	err = s.saveGroup(ctx, g)
+	err := s.saveGroup(ctx, g)
 	if err == nil {
 		return nil
 	}

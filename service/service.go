@@ -36,6 +36,7 @@ type Service struct {
 	groupTurns chan struct{} // one per group being stored; see lockbudget.go
 	checkTurns chan struct{} // one per check in progress; see check_turns.go
 	budget     lockBudget    // the locks a group may hold; see lockbudget.go
+	held       heldLocks     // the locks of the groups being stored; see group_held.go
 	// boilerplate is the boilerplate known, whose sentences take no
 	// lock; see boilerplate_locks.go
 	boilerplate knownBoilerplate
