@@ -75,7 +75,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		if len(g) == 0 {
 			return nil
 		}
-		later, err := s.storeGroupAround(ctx, g, true)
+		later, err := s.storeGroup(ctx, g)
 		for _, it := range later {
 			group.add(it)
 		}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -84,7 +85,9 @@ func (c *combiner) store(ctx context.Context, s *Service, it *groupItem) (Verdic
 	}
 }
 
-// lead stores groups of waiting ingests until none waits.
+// lead stores groups of waiting ingests until none waits. The ingests a
+// group sets aside around the groups in flight (group_held.go) go back to
+// the head of the queue, answered with the next group.
 func (c *combiner) lead(s *Service) {
 	for {
 		round := c.next(s.groupLockBudget())
@@ -96,11 +99,17 @@ func (c *combiner) lead(s *Service) {
 		for i, w := range round {
 			g[i] = w.item
 		}
-		s.storeGroup(ctx, g) // each item carries its verdict or error
+		later, _ := s.storeGroup(ctx, g) // each item stored carries its verdict or error
 		cancel()
+		var back []*waiter
 		for _, w := range round {
-			w.done <- nil
+			if slices.Contains(later, w.item) {
+				back = append(back, w)
+			} else {
+				w.done <- nil
+			}
 		}
+		c.requeue(back)
 	}
 }
 
@@ -131,6 +140,17 @@ func (c *combiner) next(budget int) []*waiter {
 		c.leaders--
 	}
 	return round
+}
+
+// requeue puts waiters set aside (group_held.go) back at the head of the
+// queue, in their order, for the next group.
+func (c *combiner) requeue(back []*waiter) {
+	if len(back) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queue = append(back, c.queue...)
 }
 
 // roundContext is the context a group is stored under: no request's

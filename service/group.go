@@ -97,31 +97,22 @@ func (it *groupItem) key() ArticleKey {
 	return ArticleKey{Source: it.in.Source, ExternalID: it.in.ExternalID}
 }
 
-// storeGroup stores a group and sets each item's verdict or error. When the
-// group's transaction fails for another reason than an unreachable
-// database, one article may be at fault: each is then stored on its own, so
-// that its error is its own. It returns the error that stopped the group
-// (KindUnavailable, or the context's), which the items left unstored carry
-// too.
-func (s *Service) storeGroup(ctx context.Context, g []*groupItem) error {
-	_, err := s.storeGroupAround(ctx, g, false)
-	return err
-}
-
-// storeGroupAround is storeGroup that, with around, first sets aside the
-// items whose locks another group being stored holds (group_held.go), once
-// its turn has come, and returns them unstored, for the caller's next
-// group.
-func (s *Service) storeGroupAround(ctx context.Context, g []*groupItem, around bool) (later []*groupItem, err error) {
+// storeGroup stores a group and sets each item's verdict or error, but
+// for the items it sets aside around the other groups being stored
+// (group_held.go), once its turn has come: those it returns unstored, for
+// the caller's next group. When the group's transaction fails for another
+// reason than an unreachable database, one article may be at fault: each is
+// then stored on its own, so that its error is its own. It returns the
+// error that stopped the group (KindUnavailable, or the context's), which
+// the items left unstored carry too.
+func (s *Service) storeGroup(ctx context.Context, g []*groupItem) (later []*groupItem, err error) {
 	release, err := takeTurn(ctx, s.groupTurns)
 	if err != nil {
 		failGroup(g, err)
 		return nil, err
 	}
 	defer release()
-	if around {
-		g, later = s.held.setAside(g)
-	}
+	g, later = s.held.setAside(g)
 	defer s.held.hold(g)()
 	return later, s.storeGroupInTurn(ctx, g)
 }
