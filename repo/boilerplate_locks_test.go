@@ -57,19 +57,26 @@ func holdSentenceLocks(t *testing.T, st *repo.Store, body string) func() {
 // advisory lock, and fails the test if none does within a minute.
 func waitForAdvisoryWaiter(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
+	waitForAdvisoryWaiters(t, pool, 1)
+}
+
+// waitForAdvisoryWaiters waits until n backends of pool's database wait for
+// an advisory lock, and fails the test if they do not within a minute.
+func waitForAdvisoryWaiters(t *testing.T, pool *pgxpool.Pool, n int) {
+	t.Helper()
 	for range 600 {
-		var n int
+		var waiting int
 		if err := pool.QueryRow(context.Background(), `
 			SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&n); err != nil {
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
-		if n > 0 {
+		if waiting >= n {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatal("no writer waits for the held sentence locks")
+	t.Fatalf("fewer than %d writers wait for the held locks", n)
 }
 
 // TestBoilerplateTakesNoLock: once the service has found the slogan to be

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
-	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -153,9 +152,9 @@ func TestSingleIngestsStoreAroundAGroupInFlight(t *testing.T) {
 	unlockOriginal := holdSentenceLocks(t, st, original.Body)
 	unlockBlocker := holdSentenceLocks(t, st, blocker.Body)
 	first := ingest("original", original)
-	waitForAdvisoryWaiters(t, st, 1)
+	waitForAdvisoryWaiters(t, st.Pool(), 1)
 	held := ingest("blocker", blocker)
-	waitForAdvisoryWaiters(t, st, 2) // both storing goroutines wait
+	waitForAdvisoryWaiters(t, st.Pool(), 2) // both storing goroutines wait
 	reposted := ingest("repost", repost)
 	answers := []chan outcome{ingest("other-0", others[0]), ingest("other-1", others[1])}
 	// Fingerprinting three articles takes milliseconds: then they queue.
@@ -191,23 +190,4 @@ func TestSingleIngestsStoreAroundAGroupInFlight(t *testing.T) {
 			r.v.Status, r.v.DuplicateOf, r.v.ClusterID, o.v.ID, o.v.ClusterID)
 	}
 	checkLinks(t, st)
-}
-
-// waitForAdvisoryWaiters waits until n backends of st wait for an advisory
-// lock, and fails the test if they do not within a minute.
-func waitForAdvisoryWaiters(t *testing.T, st *repo.Store, n int) {
-	t.Helper()
-	for range 600 {
-		var waiting int
-		if err := st.Pool().QueryRow(context.Background(), `
-			SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&waiting); err != nil {
-			t.Fatal(err)
-		}
-		if waiting >= n {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("fewer than %d writers wait for the held locks", n)
 }
