@@ -33,6 +33,9 @@ type Options struct {
 	Tracer pgx.QueryTracer
 }
 
+// Parts is SearchParts resolved: this machine's cores when it is 0.
+func (o Options) Parts() int { return cmp.Or(o.SearchParts, runtime.GOMAXPROCS(0)) }
+
 // Store is the PostgreSQL implementation of service.Store. It is safe for
 // concurrent use.
 type Store struct {
@@ -78,7 +81,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		queries:     queries{db: pool},
 		pool:        pool,
 		writersPlan: planEachRunMode(cfg.ConnConfig),
-		searchParts: cmp.Or(opts.SearchParts, runtime.GOMAXPROCS(0)),
+		searchParts: opts.Parts(),
 	}, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/url"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/newsdedup/newsdedup/handlers"
+	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -348,8 +348,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_batch_bytes", c.MaxBatchBytes),
 		slog.String("request_timeout", c.RequestTimeout.String()),
 		slog.Int("db_max_conns", int(c.DBMaxConns)),
-		// as the store resolves it: 0 is this machine's cores
-		slog.Int("db_search_parts", cmp.Or(c.DBSearchParts, runtime.GOMAXPROCS(0))),
+		slog.Int("db_search_parts", repo.Options{SearchParts: c.DBSearchParts}.Parts()),
 		slog.String("db_connect_timeout", c.DBConnectTimeout.String()),
 		slog.String("db_statement_timeout", c.DBStatementTimeout.String()),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
