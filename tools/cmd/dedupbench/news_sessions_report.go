@@ -18,15 +18,8 @@ func writeNewsSessions(b *strings.Builder, r *NewsIngestResult) {
 	}
 	var rows []row
 	for i := range r.Modes {
-		m := &r.Modes[i]
-		var got SessionSamples
-		for _, run := range m.Runs {
-			if run.Sessions != nil {
-				got.add(*run.Sessions)
-			}
-		}
-		if got.Samples > 0 {
-			rows = append(rows, row{m, got})
+		if got := pooledSessions(&r.Modes[i]); got.Samples > 0 {
+			rows = append(rows, row{&r.Modes[i], got})
 		}
 	}
 	if len(rows) == 0 {
@@ -49,24 +42,23 @@ func writeNewsSessions(b *strings.Builder, r *NewsIngestResult) {
 		}
 	}
 	if len(others) > 0 {
-		w("*Other* holds: %s.\n\n", strings.Join(quoteAll(others), ", "))
+		w("*Other* holds: `%s`.\n\n", strings.Join(others, "`, `"))
 	}
 	if batch := r.bestBatch(true); batch != nil {
-		for _, x := range rows {
-			if x.m == batch {
-				lock, sessions := x.got.mean(sessionGroupLock), x.got.mean(sessionRunning)+x.got.mean(sessionGroupLock)+x.got.mean(sessionGroupWAL)+x.got.mean(sessionGroupSvc)+x.got.mean(sessionGroupElse)
-				if sessions > 0 {
-					w("In the fastest batch measurement with the sentence index (%d clients), %.0f %% of the sessions' time in a statement or a transaction was spent waiting for an advisory lock.\n\n", batch.Clients, 100*lock/sessions)
-				}
-			}
+		if got := pooledSessions(batch); got.busy() > 0 {
+			w("In the fastest batch measurement with the sentence index (%d clients), %.0f %% of the sessions' time in a statement or a transaction was spent waiting for an advisory lock.\n\n", batch.Clients, 100*got.mean(sessionGroupLock)/got.busy())
 		}
 	}
 }
 
-func quoteAll(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = "`" + s + "`"
+// pooledSessions adds up what the sessions of a measurement's runs were
+// doing.
+func pooledSessions(m *NewsMode) SessionSamples {
+	var got SessionSamples
+	for _, run := range m.Runs {
+		if run.Sessions != nil {
+			got.add(*run.Sessions)
+		}
 	}
-	return out
+	return got
 }

@@ -82,6 +82,19 @@ func (s SessionSamples) mean(group string) float64 {
 	return float64(n) / float64(s.Samples)
 }
 
+// busy is how many sessions were in any state, on average: running,
+// waiting, or inside a transaction.
+func (s SessionSamples) busy() float64 {
+	if s.Samples == 0 {
+		return 0
+	}
+	n := 0
+	for _, v := range s.States {
+		n += v
+	}
+	return float64(n) / float64(s.Samples)
+}
+
 // sessionGroup is the report's column of a state: running, the advisory
 // locks (the service's; any other lock is other), the WAL (writing or flushing it,
 // or waiting for its buffers), the service (inside a transaction, waiting
