@@ -15,9 +15,18 @@ import (
 type queries struct {
 	db querier
 	// planEachRun, in a transaction of InTx (one that may write), is how
-	// its candidate search is sent to be planned for its values on every
-	// run (planEachRunMode); zero elsewhere.
+	// its searches of the articles table are sent to be planned for its
+	// values on every run (planEachRunMode); zero elsewhere.
 	planEachRun pgx.QueryExecMode
+}
+
+// writerArgs are args, sent to be planned at every run in a writer's
+// transaction (planEachRun), as they are elsewhere.
+func (q queries) writerArgs(args ...any) []any {
+	if q.planEachRun != 0 {
+		return append([]any{q.planEachRun}, args...)
+	}
+	return args
 }
 
 // Article returns the article with this id, or KindNotFound.
@@ -199,10 +208,7 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 	if len(nqs) == 1 {
 		sql, args = nearCandidateSQL, nearCandidateArgs(nqs[0])
 	}
-	if q.planEachRun != 0 {
-		args = append([]any{q.planEachRun}, args...)
-	}
-	rows, err := q.db.Query(ctx, sql, args...)
+	rows, err := q.db.Query(ctx, sql, q.writerArgs(args...)...)
 	return collectPerQuery(rows, err, len(nqs), "find near candidates")
 }
 
@@ -394,6 +400,6 @@ func (q queries) ArticlesByKeys(ctx context.Context, keys []service.ArticleKey) 
 	rows, err := q.db.Query(ctx, `
 		SELECT `+articleColumns+`
 		FROM articles
-		WHERE (source, external_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, sources, ids)
+		WHERE (source, external_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, q.writerArgs(sources, ids)...)
 	return collectArticles(rows, err, "find articles by key")
 }

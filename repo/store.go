@@ -145,9 +145,17 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 // 272 against 366 reposts a second, 364 against 439 new stories) —
 // PostgreSQL's generic plan there is the block indexes' (TestLargeTable)
 // and saves the planning. Checks do not grow the table; on a young one,
-// autovacuum's next ANALYZE corrects their plan. The sentence search needs
-// no such care: its generic plan made for an empty table still reads the
-// sentence indexes (the same test).
+// autovacuum's next ANALYZE corrects their plan.
+//
+// A writer's other reads of the articles table are sent the same way: the
+// articles under its articles' keys, the candidates its sentences lead to,
+// and the sentence search, which reads the articles of the sentences it
+// matches. Their generic plans made for an empty table read every stored
+// article (auto_explain, real news into an empty database, 16 clients
+// posting single articles: 1,608 of 1,873 key lookups and 928 of 1,205
+// sentence searches seq-scanned the articles table, 2.7 s and 7.0 s of
+// statement time in a 17 s run; planned at each run, 0.03 s for the key
+// lookups). TestYoungTableKeepsUsingTheIndex checks all of them.
 func planEachRunMode(cfg *pgx.ConnConfig) pgx.QueryExecMode {
 	if cfg.DescriptionCacheCapacity == 0 {
 		return pgx.QueryExecModeDescribeExec

@@ -2,6 +2,7 @@ package repo_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"testing"
@@ -89,10 +90,30 @@ func youngTable(t *testing.T, databaseURL string) {
 		_, err := tx.SentenceMatches(ctx, sq)
 		return err
 	}
+	// A writer also reads the articles it finds: those under its articles'
+	// keys (a retry), the candidates its sentences lead to, and the
+	// articles of the sentences it matches (the sentence search's join).
+	keys := make([]service.ArticleKey, 10)
+	candidates := make([]int64, 10)
+	for i := range keys {
+		// randomRows' keys and ids, stored below.
+		keys[i] = service.ArticleKey{Source: "fixture", ExternalID: fmt.Sprintf("random-%d", i)}
+		candidates[i] = int64(i + 1)
+	}
+	searchKeys := func(tx service.Tx) error {
+		_, err := tx.ArticlesByKeys(ctx, keys)
+		return err
+	}
+	searchIDs := func(tx service.Tx) error {
+		_, err := tx.Candidates(ctx, candidates)
+		return err
+	}
 	for range 10 {
 		seqScanned(t, st, "articles", searchArticles)
 		seqScanned(t, st, "articles", searchCopies)
 		seqScanned(t, st, "sentences", searchSentences)
+		seqScanned(t, st, "articles", searchKeys)
+		seqScanned(t, st, "articles", searchIDs)
 	}
 
 	const stored = 20_000
@@ -115,6 +136,22 @@ func youngTable(t *testing.T, databaseURL string) {
 	}
 	if n := seqScanned(t, st, "sentences", searchSentences); n >= stored {
 		t.Errorf("a sentence search of %d sentences read %d stored sentences one by one (%d stored): its plan is the one made for an empty table", len(sq.Sentences), n, stored)
+	}
+	// Now the keys, the ids and the sentences are stored ones: the
+	// sentences match, and their articles are read.
+	candidates = ids[:len(candidates)]
+	sq.Sentences = nil
+	for _, id := range candidates {
+		sq.Sentences = append(sq.Sentences, sentences[id]...)
+	}
+	if n := seqScanned(t, st, "articles", searchSentences); n >= stored {
+		t.Errorf("a sentence search of %d stored sentences read %d stored articles one by one (%d stored): its plan is the one made for an empty table", len(sq.Sentences), n, stored)
+	}
+	if n := seqScanned(t, st, "articles", searchKeys); n >= stored {
+		t.Errorf("a search for %d stored articles' keys read %d stored articles one by one (%d stored): its plan is the one made for an empty table", len(keys), n, stored)
+	}
+	if n := seqScanned(t, st, "articles", searchIDs); n >= stored {
+		t.Errorf("a read of %d stored candidates read %d stored articles one by one (%d stored): its plan is the one made for an empty table", len(candidates), n, stored)
 	}
 }
 
