@@ -29,16 +29,7 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 	algorithm := cfg.algorithm(dict)
 	log.Info("dictionary loaded", "dir", cfg.DictDir, "algorithm", cfg.Algorithm, "fingerprint_version", int(algorithm.Version()))
 
-	// Store: a pool of at most DEDUP_DB_MAX_CONNS connections, each
-	// attempt to connect bounded by DEDUP_DB_CONNECT_TIMEOUT and every
-	// statement by DEDUP_DB_STATEMENT_TIMEOUT; a long sentence search in
-	// at most DEDUP_DB_SEARCH_PARTS statements at once.
-	store, err := repo.Open(ctx, cfg.DatabaseURL, repo.Options{
-		MaxConns:         cfg.DBMaxConns,
-		SearchParts:      cfg.DBSearchParts,
-		ConnectTimeout:   cfg.DBConnectTimeout,
-		StatementTimeout: cfg.DBStatementTimeout,
-	})
+	store, err := repo.Open(ctx, cfg.DatabaseURL, cfg.storeOptions())
 	if err != nil {
 		releaseDict()
 		return nil, err

@@ -329,6 +329,19 @@ func (c Config) algorithm(d *fingerprint.Dictionary) fingerprint.Algorithm {
 	return fingerprint.NewWeighted(d, fingerprint.DefaultWeightedParams)
 }
 
+// storeOptions are the store's: a pool of at most DEDUP_DB_MAX_CONNS
+// connections, each attempt to connect bounded by DEDUP_DB_CONNECT_TIMEOUT
+// and every statement by DEDUP_DB_STATEMENT_TIMEOUT; a long sentence
+// search in at most DEDUP_DB_SEARCH_PARTS statements at once.
+func (c Config) storeOptions() repo.Options {
+	return repo.Options{
+		MaxConns:         c.DBMaxConns,
+		SearchParts:      c.DBSearchParts,
+		ConnectTimeout:   c.DBConnectTimeout,
+		StatementTimeout: c.DBStatementTimeout,
+	}
+}
+
 // LogValue shows the configuration for a log line, the database password
 // masked and the API keys only counted.
 func (c Config) LogValue() slog.Value {
@@ -348,7 +361,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int64("max_batch_bytes", c.MaxBatchBytes),
 		slog.String("request_timeout", c.RequestTimeout.String()),
 		slog.Int("db_max_conns", int(c.DBMaxConns)),
-		slog.Int("db_search_parts", repo.Options{SearchParts: c.DBSearchParts}.Parts()),
+		slog.Int("db_search_parts", c.storeOptions().Parts()),
 		slog.String("db_connect_timeout", c.DBConnectTimeout.String()),
 		slog.String("db_statement_timeout", c.DBStatementTimeout.String()),
 		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),

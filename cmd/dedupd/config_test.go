@@ -55,7 +55,7 @@ func TestLoadConfigValues(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, value string
-		check       func(Config) any // the field the variable sets
+		check       func(Config) any // the field the variable sets (the database's: as the store gets it)
 		want        any
 	}{
 		{"DATABASE_URL", "postgres://u:p@db:5432/news?sslmode=disable", func(c Config) any { return c.DatabaseURL }, "postgres://u:p@db:5432/news?sslmode=disable"},
@@ -79,13 +79,13 @@ func TestLoadConfigValues(t *testing.T) {
 		{"DEDUP_MAX_BODY_BYTES", "1048576", func(c Config) any { return c.MaxBodyBytes }, int64(1 << 20)},
 		{"DEDUP_MAX_BATCH_BYTES", "67108864", func(c Config) any { return c.MaxBatchBytes }, int64(64 << 20)},
 		{"DEDUP_REQUEST_TIMEOUT", "1m30s", func(c Config) any { return c.RequestTimeout }, 90 * time.Second},
-		{"DEDUP_DB_MAX_CONNS", "4", func(c Config) any { return c.DBMaxConns }, int32(4)},
-		{"DEDUP_DB_SEARCH_PARTS", "1", func(c Config) any { return c.DBSearchParts }, 1},
-		{"DEDUP_DB_SEARCH_PARTS", "16", func(c Config) any { return c.DBSearchParts }, 16},
-		{"DEDUP_DB_CONNECT_TIMEOUT", "750ms", func(c Config) any { return c.DBConnectTimeout }, 750 * time.Millisecond},
-		{"DEDUP_DB_CONNECT_TIMEOUT", "1m", func(c Config) any { return c.DBConnectTimeout }, time.Minute},
-		{"DEDUP_DB_STATEMENT_TIMEOUT", "250ms", func(c Config) any { return c.DBStatementTimeout }, 250 * time.Millisecond},
-		{"DEDUP_DB_STATEMENT_TIMEOUT", "0", func(c Config) any { return c.DBStatementTimeout }, time.Duration(0)},
+		{"DEDUP_DB_MAX_CONNS", "4", func(c Config) any { return c.storeOptions().MaxConns }, int32(4)},
+		{"DEDUP_DB_SEARCH_PARTS", "1", func(c Config) any { return c.storeOptions().SearchParts }, 1},
+		{"DEDUP_DB_SEARCH_PARTS", "16", func(c Config) any { return c.storeOptions().SearchParts }, 16},
+		{"DEDUP_DB_CONNECT_TIMEOUT", "750ms", func(c Config) any { return c.storeOptions().ConnectTimeout }, 750 * time.Millisecond},
+		{"DEDUP_DB_CONNECT_TIMEOUT", "1m", func(c Config) any { return c.storeOptions().ConnectTimeout }, time.Minute},
+		{"DEDUP_DB_STATEMENT_TIMEOUT", "250ms", func(c Config) any { return c.storeOptions().StatementTimeout }, 250 * time.Millisecond},
+		{"DEDUP_DB_STATEMENT_TIMEOUT", "0", func(c Config) any { return c.storeOptions().StatementTimeout }, time.Duration(0)},
 		{"DEDUP_SHUTDOWN_TIMEOUT", "5s", func(c Config) any { return c.ShutdownTimeout }, 5 * time.Second},
 		{"DEDUP_LOG_LEVEL", "debug", func(c Config) any { return c.LogLevel }, slog.LevelDebug},
 		{"DEDUP_LOG_LEVEL", "info", func(c Config) any { return c.LogLevel }, slog.LevelInfo},
