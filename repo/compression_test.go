@@ -6,9 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/newsdedup/newsdedup/repo"
-	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
 // TestArticleCompression checks what migration 00015 promises: an article's
@@ -98,12 +95,7 @@ func deref(s *string) string {
 // arrays compressed when it helps), and Up applies it again.
 func TestArticleCompressionDown(t *testing.T) {
 	ctx := context.Background()
-	url := dbtest.URL(t)
-	m, err := repo.NewMigrator(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m, url := newMigrator(t)
 	st := openStore(t, url, 1)
 	columns := func() string {
 		t.Helper()

@@ -66,6 +66,19 @@ func openStore(tb testing.TB, databaseURL string, maxConns int32) *repo.Store {
 	return st
 }
 
+// newMigrator returns a migrator over a fresh migrated database, closed
+// when the test ends, and the database's URL.
+func newMigrator(tb testing.TB) (*repo.Migrator, string) {
+	tb.Helper()
+	url := dbtest.URL(tb)
+	m, err := repo.NewMigrator(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = m.Close() })
+	return m, url
+}
+
 func newService(tb testing.TB, st *repo.Store) *service.Service {
 	tb.Helper()
 	svc, err := service.New(st, algorithm(tb), service.DefaultOptions)

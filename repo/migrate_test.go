@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
@@ -13,17 +12,8 @@ import (
 // applies them all again.
 func TestMigrationsDownAndUp(t *testing.T) {
 	ctx := context.Background()
-	url := dbtest.URL(t)
-	m, err := repo.NewMigrator(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	st, err := repo.Open(ctx, url, repo.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	m, url := newMigrator(t)
+	st := openStore(t, url, 2)
 	tables := func() int64 {
 		t.Helper()
 		var n int64
