@@ -39,32 +39,15 @@ func TestArticleCompression(t *testing.T) {
 		}
 		ids = append(ids, v.ID)
 	}
-	rows, err := st.Pool().Query(ctx, `
-		SELECT id, octet_length(body), pg_column_compression(body)
-		FROM articles WHERE id = ANY($1) ORDER BY id`, ids)
+	// The database holds these articles alone.
+	var methods string
+	err = st.Pool().QueryRow(ctx, `
+		SELECT string_agg(coalesce(pg_column_compression(body), 'none'), ' ' ORDER BY id) FROM articles`).Scan(&methods)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var (
-			id, length int64
-			method     *string
-		)
-		if err := rows.Scan(&id, &length, &method); err != nil {
-			t.Fatal(err)
-		}
-		n++
-		if method == nil || *method != want {
-			t.Errorf("article %d's body (%d bytes) is stored compressed with %v, want %s", id, length, deref(method), want)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if n != len(ids) {
-		t.Fatalf("read %d of the %d articles stored", n, len(ids))
+	if wantAll := strings.TrimSpace(strings.Repeat(want+" ", len(ids))); methods != wantAll {
+		t.Errorf("the %d long bodies are stored compressed with %q, want %q", len(ids), methods, wantAll)
 	}
 
 	var storage string
@@ -81,13 +64,6 @@ func TestArticleCompression(t *testing.T) {
 	if got := countRows(t, st, `SELECT count(*) FROM articles WHERE pg_column_compression(words) IS NOT NULL OR pg_column_compression(shingles) IS NOT NULL`); got != 0 {
 		t.Errorf("%d articles have compressed hash arrays", got)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return "nothing (stored uncompressed)"
-	}
-	return *s
 }
 
 // TestArticleCompressionDown checks migration 00015's Down: the columns
