@@ -9,7 +9,7 @@ import (
 )
 
 // The service's sessions run without PostgreSQL's JIT compiler, which
-// spent a fifth of the writers' sentence searches' time compiling them
+// spent 11–26 % of the writers' sentence searches' time compiling them
 // (store.go); a database URL that sets jit keeps its own setting.
 func TestStoreSessionsRunWithoutJIT(t *testing.T) {
 	ctx := context.Background()
