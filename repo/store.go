@@ -41,7 +41,7 @@ func (o Options) Parts() int { return cmp.Or(o.SearchParts, runtime.GOMAXPROCS(0
 type Store struct {
 	queries
 	pool        *pgxpool.Pool
-	writersPlan pgx.QueryExecMode // how its writers send the candidate search (planEachRunMode)
+	writersPlan pgx.QueryExecMode // how its writers send their reads of the articles table (planEachRunMode)
 	searchParts int               // Options.SearchParts, 0 resolved
 }
 
@@ -83,7 +83,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	}
 	// plan_cache_mode stays PostgreSQL's default, under which a statement
 	// pgx has prepared gets a generic plan once five runs suggest that one
-	// plan fits all; a writer's candidate search opts out
+	// plan fits all; a writer's reads of the articles table opt out
 	// (planEachRunMode). Generic plans forced on every statement
 	// (force_generic_plan) were measured: 16 clients' checks at 1,000,000
 	// articles answered a fifth more a second (744 → 885 and 922 reposts a
@@ -140,8 +140,8 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 }
 
 // planEachRunMode is how a statement is sent that PostgreSQL must plan for
-// its values every time it runs: a writer's candidate search (queries of
-// InTx). pgx sends it as the unnamed statement, with its description cached
+// its values every time it runs: a writer's reads of the articles table
+// (queries of InTx), its candidate search first. pgx sends it as the unnamed statement, with its description cached
 // (one round trip), or described on every run (two) when the database URL
 // turned that cache off (description_cache_capacity=0) — never as a prepared
 // statement, which may get a generic plan. A generic plan is made for the
