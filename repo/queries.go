@@ -91,10 +91,10 @@ const exactMatchesSQL = `
 // (TestOneArticleSearchesGetAGenericPlan). Measured on dedupbench's
 // database of 1,000,000 articles, one connection, the copies of 500 stored
 // texts asked seven times in each form, in turn: a round trip of 133 µs at
-// the median (p25–p75 109–174) against 319 µs (241–400). Unlike the
-// writer's other reads of the articles table, a writer sends it prepared too: its generic plan reads
-// the content-hash index even when made for an empty table
-// (TestYoungTableKeepsUsingTheIndex).
+// the median (p25–p75 109–174) against 319 µs (241–400). Unlike its
+// other reads of the articles table, a writer sends it prepared too: its
+// generic plan reads the content-hash index even when made for an empty
+// table (TestYoungTableKeepsUsingTheIndex).
 const exactMatchSQL = `
 	SELECT q.i, c.*
 	FROM (VALUES ($1::bytea, 1::bigint)) AS q(content_hash, i)` +
