@@ -32,8 +32,12 @@ func (s *Store) CopyArticles(ctx context.Context, rows []CopyRow) (int64, error)
 	return s.copyArticles(ctx, rows)
 }
 
-// The sentence statement and its arguments, for the sentence plan test.
-const SentenceMatchesSQL = sentenceMatchesSQL
+// The sentence statements and their arguments, for the sentence plan test
+// and the tests that count statements.
+const (
+	SentenceMatchesSQL = sentenceMatchesSQL
+	SentenceHoldersSQL = sentenceHoldersSQL
+)
 
 var (
 	SentenceMatchesArgs = sentenceMatchesArgs

@@ -36,11 +36,11 @@ import (
 // against 2.62; the reposts, and the 99th percentiles of both, within the
 // noise (reposts p99 11.35 against 11.25 ms, new stories 9.75 against 9.5).
 //
-// Only the Store's own SentenceMatches splits; a transaction's (storeTx,
-// the writers' search) is one statement, inside its snapshot. Outside a
-// transaction every read of a check is already its own statement with its
-// own snapshot, so parts taken at slightly different moments change
-// nothing the check could rely on.
+// Only the Store's own SentenceMatches and SentenceHolders split; a
+// transaction's (storeTx, the writers' search) is one statement, inside its
+// snapshot. Outside a transaction every read of a check is already its own
+// statement with its own snapshot, so parts taken at slightly different
+// moments change nothing the check could rely on.
 
 // minSentencesPerPart: a part shorter than this is not worth its round trip
 // and its own plan.
@@ -50,21 +50,38 @@ const minSentencesPerPart = 32
 // searched in parts at once when the pool has idle connections for them
 // (sentenceSearchParts).
 func (s *Store) SentenceMatches(ctx context.Context, q service.SentenceQuery) ([]service.SentenceMatch, error) {
+	return searchInParts(ctx, s, q, s.queries.SentenceMatches, func(found []service.SentenceMatch, from int) {
+		for k := range found {
+			found[k].Query += from
+		}
+	})
+}
+
+// SentenceHolders counts the stored sentences that match each of q's
+// sentences, in parts as SentenceMatches searches.
+func (s *Store) SentenceHolders(ctx context.Context, q service.SentenceQuery) ([]service.Holders, error) {
+	return searchInParts(ctx, s, q, s.queries.SentenceHolders, func([]service.Holders, int) {})
+}
+
+// searchInParts runs search for q, in as many parts as sentenceSearchParts
+// allows, each on contiguous sentences and a connection of its own, and
+// returns the parts' answers in order, each first told by renumber the
+// position of its first sentence in q.
+func searchInParts[T any](ctx context.Context, s *Store, q service.SentenceQuery,
+	search func(context.Context, service.SentenceQuery) ([]T, error), renumber func(part []T, from int)) ([]T, error) {
 	n := sentenceSearchParts(len(q.Sentences), s.searchParts, int(s.pool.Stat().AcquiredConns()))
 	if n < 2 {
-		return s.queries.SentenceMatches(ctx, q)
+		return search(ctx, q)
 	}
-	parts := make([][]service.SentenceMatch, n)
+	parts := make([][]T, n)
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range n {
 		from, to := i*len(q.Sentences)/n, (i+1)*len(q.Sentences)/n
 		part := q
 		part.Sentences = q.Sentences[from:to]
 		g.Go(func() error {
-			found, err := s.queries.SentenceMatches(gctx, part)
-			for k := range found {
-				found[k].Query += from
-			}
+			found, err := search(gctx, part)
+			renumber(found, from)
 			parts[i] = found
 			return err
 		})
@@ -72,7 +89,7 @@ func (s *Store) SentenceMatches(ctx context.Context, q service.SentenceQuery) ([
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	var all []service.SentenceMatch
+	var all []T
 	for _, p := range parts {
 		all = append(all, p...)
 	}

@@ -24,17 +24,27 @@ import (
 // the article, so it cannot tell boilerplate and judges as decide alone
 // does.
 
-// isBoilerplate reports, for each of fp's indexed sentences, whether it is
-// boilerplate, given the stored sentences found matching them: the article
-// asking and the matches, every spelling counted, reach boilerplateArticles.
-func isBoilerplate(fp fingerprint.Fingerprint, found []SentenceMatch) []bool {
-	holders := make([]int, len(fp.Sentences))
+// holdersIn counts, for each of fp's indexed sentences, its holders among
+// found, the stored sentences matching them.
+func holdersIn(fp fingerprint.Fingerprint, found []SentenceMatch) []Holders {
+	out := make([]Holders, len(fp.Sentences))
 	for _, m := range found {
-		holders[m.Query]++
+		out[m.Query].All++
+		if m.TextHash == fp.Sentences[m.Query].TextHash {
+			out[m.Query].SameText++
+		}
 	}
-	out := make([]bool, len(fp.Sentences))
-	for i, n := range holders {
-		out[i] = boilerplateHolders(n)
+	return out
+}
+
+// isBoilerplate reports, for each indexed sentence of an article, whether
+// it is boilerplate, given its holders: the article asking and the stored
+// sentences matching it, every spelling counted, reach
+// boilerplateArticles.
+func isBoilerplate(holders []Holders) []bool {
+	out := make([]bool, len(holders))
+	for i, h := range holders {
+		out[i] = boilerplateHolders(h.All)
 	}
 	return out
 }
@@ -52,11 +62,11 @@ func needsBoilerplateCheck(fp fingerprint.Fingerprint, d decision) bool {
 	return d.best != nil && !d.best.exact && len(fp.Sentences) > 0
 }
 
-// boilerplateShingles are the shingles of fp's boilerplate sentences, as
-// fp.Shingles counts them (each sentence normalised, spaces left out); nil
-// when it has none.
-func boilerplateShingles(fp fingerprint.Fingerprint, found []SentenceMatch) fingerprint.ShingleSet {
-	boilerplate := isBoilerplate(fp, found)
+// boilerplateShingles are the shingles of fp's boilerplate sentences (by
+// their holders), as fp.Shingles counts them (each sentence normalised,
+// spaces left out); nil when it has none.
+func boilerplateShingles(fp fingerprint.Fingerprint, holders []Holders) fingerprint.ShingleSet {
+	boilerplate := isBoilerplate(holders)
 	if !slices.Contains(boilerplate, true) {
 		return nil
 	}
@@ -91,11 +101,11 @@ func withoutBoilerplate(fp fingerprint.Fingerprint, near []Candidate, boilerplat
 }
 
 // redecide is decide again, for the d decide gave, once the near
-// candidates that only fp's boilerplate sentences (by found, the index's
-// matches of fp's sentences) join to it are left out; d itself when fp has
-// no boilerplate sentence.
-func redecide(fp fingerprint.Fingerprint, d decision, exact, near []Candidate, found []SentenceMatch, opts Options) decision {
-	boilerplate := boilerplateShingles(fp, found)
+// candidates that only fp's boilerplate sentences (by their holders in the
+// sentence index) join to it are left out; d itself when fp has no
+// boilerplate sentence.
+func redecide(fp fingerprint.Fingerprint, d decision, exact, near []Candidate, holders []Holders, opts Options) decision {
+	boilerplate := boilerplateShingles(fp, holders)
 	if len(boilerplate) == 0 {
 		return d
 	}

@@ -48,21 +48,15 @@ func (k *knownBoilerplate) has(textHash uint64) bool {
 	return ok
 }
 
-// learn remembers the sentences of fp that found, the stored sentences
-// matching them, show to be boilerplate by their exact text alone: held,
-// with the same text, by boilerplateArticles articles with fp's. Counted
-// so, a sentence is boilerplate for every article holding its text,
-// whatever its simhash.
-func (k *knownBoilerplate) learn(fp fingerprint.Fingerprint, found []SentenceMatch) {
-	holders := make([]int, len(fp.Sentences))
-	for _, m := range found {
-		if m.TextHash == fp.Sentences[m.Query].TextHash {
-			holders[m.Query]++
-		}
-	}
+// learn remembers the sentences of fp that their holders in the sentence
+// index show to be boilerplate by their exact text alone: held, with the
+// same text, by boilerplateArticles articles with fp's. Counted so, a
+// sentence is boilerplate for every article holding its text, whatever its
+// simhash.
+func (k *knownBoilerplate) learn(fp fingerprint.Fingerprint, holders []Holders) {
 	var learnt []uint64
-	for i, n := range holders {
-		if boilerplateHolders(n) && !k.has(fp.Sentences[i].TextHash) {
+	for i, h := range holders {
+		if boilerplateHolders(h.SameText) && !k.has(fp.Sentences[i].TextHash) {
 			learnt = append(learnt, fp.Sentences[i].TextHash)
 		}
 	}
@@ -82,15 +76,15 @@ func (k *knownBoilerplate) learn(fp fingerprint.Fingerprint, found []SentenceMat
 }
 
 // confirm checks that the sentences of fp its writer left unlocked, as
-// known boilerplate, are boilerplate in found, the matches judge read
+// known boilerplate, are boilerplate by their holders, counted by judge
 // after its locks. If one is not, it is forgotten, and confirm returns
 // KindConflict: the transaction must run again and lock it.
-func (k *knownBoilerplate) confirm(fp fingerprint.Fingerprint, found []SentenceMatch, unlocked []uint64) error {
+func (k *knownBoilerplate) confirm(fp fingerprint.Fingerprint, holders []Holders, unlocked []uint64) error {
 	if len(unlocked) == 0 {
 		return nil
 	}
 	var stale []uint64
-	for i, boilerplate := range isBoilerplate(fp, found) {
+	for i, boilerplate := range isBoilerplate(holders) {
 		if h := fp.Sentences[i].TextHash; !boilerplate && slices.Contains(unlocked, h) {
 			stale = append(stale, h)
 		}

@@ -43,7 +43,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		}
 	}
 	sc := scope{exclude: self, self: self}
-	reads, err := readInTurn(ctx, s.store, fp, in.PublishedAt, sc, opts)
+	reads, err := readInTurn(ctx, s.store, fp, in.PublishedAt, sc, opts, opts.SharedSentences)
 	if err != nil {
 		return Verdict{}, err
 	}

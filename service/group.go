@@ -289,11 +289,12 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 	}
 	var undecided []int
 	for _, i := range searched {
-		if err := s.boilerplate.confirm(g[i].fp, found[i], g[i].unlocked); err != nil {
+		holders := holdersIn(g[i].fp, found[i])
+		if err := s.boilerplate.confirm(g[i].fp, holders, g[i].unlocked); err != nil {
 			return nil, nil, err
 		}
 		if needsBoilerplateCheck(g[i].fp, decisions[i]) {
-			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], nears[i], found[i], g[i].opts)
+			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], nears[i], holders, g[i].opts)
 		}
 		if decisions[i].best == nil {
 			undecided = append(undecided, i)
@@ -337,7 +338,7 @@ func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupI
 	}
 	own := indexGroupSentences(g)
 	for _, i := range searched {
-		s.boilerplate.learn(g[i].fp, perItem[i])
+		s.boilerplate.learn(g[i].fp, holdersIn(g[i].fp, perItem[i]))
 		perItem[i] = append(perItem[i], groupSentenceMatches(g, ids, i, own)...)
 	}
 	return perItem, nil
@@ -382,7 +383,7 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 				candidates = append(candidates, c)
 			}
 		}
-		decisions[i] = decidePartial(g[i].fp, links[i], candidates, boilerplateShingles(g[i].fp, found[i]), g[i].opts)
+		decisions[i] = decidePartial(g[i].fp, links[i], candidates, boilerplateShingles(g[i].fp, holdersIn(g[i].fp, found[i])), g[i].opts)
 	}
 	return nil
 }

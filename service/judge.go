@@ -30,13 +30,15 @@ type scope struct {
 // judge finds the stored copies and near duplicates of a fingerprint within
 // scope and decides; a near duplicate that only boilerplate sentences join
 // to it is none (boilerplate.go). When there is none, it looks for the
-// article it is a partial duplicate of (partial.go). Both steps share one
-// search of the sentence index. Either way it leaves out the articles an
-// editor separated from the article judged (sc.self). It also returns how
-// many candidates the article index query gave.
+// article it is a partial duplicate of (partial.go). Both steps read the
+// sentence index: the boilerplate check only how many stored sentences
+// match each of the article's, the partial step the matches themselves.
+// Either way it leaves out the articles an editor separated from the
+// article judged (sc.self). It also returns how many candidates the
+// article index query gave.
 func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
-	reads, err := readInTurn(ctx, r, fp, published, sc, opts)
+	reads, err := readInTurn(ctx, r, fp, published, sc, opts, false)
 	if err != nil {
 		return decision{}, 0, err
 	}
@@ -48,25 +50,42 @@ func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Finger
 	sc scope, opts Options, reads judgeReads) (decision, int, error) {
 	exactKept, nearKept := reads.apart.drop(reads.exact), reads.apart.drop(reads.near)
 	d := decide(fp, exactKept, nearKept, opts)
-	// One search of the sentence index serves both steps: the boilerplate
-	// check of a near match, and the partial step of an article left without
-	// one (the check only takes matches away).
-	if needsBoilerplateCheck(fp, d) || (d.best == nil && len(fp.Sentences) > 0) {
+	checkBoilerplate := needsBoilerplateCheck(fp, d)
+	if !checkBoilerplate && (d.best != nil || len(fp.Sentences) == 0) {
+		return d, len(reads.near), nil
+	}
+	// A near match needs only its sentences' holder counts, to tell
+	// boilerplate (the check only takes matches away); an article left
+	// without a match needs the matches, for the partial step, and counts
+	// its holders in them.
+	var (
+		counted []Holders
+		err     error
+	)
+	if checkBoilerplate {
+		counted, err = reads.holders()
+	} else {
+		var found []SentenceMatch
+		found, err = reads.sentences()
+		counted = holdersIn(fp, found)
+	}
+	if err != nil {
+		return decision{}, 0, err
+	}
+	s.boilerplate.learn(fp, counted)
+	if err := s.boilerplate.confirm(fp, counted, sc.unlocked); err != nil {
+		return decision{}, 0, err
+	}
+	if checkBoilerplate {
+		d = redecide(fp, d, exactKept, nearKept, counted, opts)
+	}
+	if d.best == nil {
 		found, err := reads.sentences()
 		if err != nil {
 			return decision{}, 0, err
 		}
-		s.boilerplate.learn(fp, found)
-		if err := s.boilerplate.confirm(fp, found, sc.unlocked); err != nil {
+		if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, reads.apart); err != nil {
 			return decision{}, 0, err
-		}
-		if needsBoilerplateCheck(fp, d) {
-			d = redecide(fp, d, exactKept, nearKept, found, opts)
-		}
-		if d.best == nil {
-			if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, reads.apart); err != nil {
-				return decision{}, 0, err
-			}
 		}
 	}
 	return d, len(reads.near), nil

@@ -9,19 +9,24 @@ import (
 
 // judgeReads are what judge decides from: the stored copies of a
 // fingerprint and its near candidates, the articles an editor separated
-// from the article judged, and the search of its sentences in the sentence
-// index, which judge makes only when it needs it (an article that is an
-// exact copy needs none).
+// from the article judged, and the sentence index's answers for its
+// sentences, which judge reads only when it needs them (an article that is
+// an exact copy needs none): the matches themselves, or only how many
+// each sentence has.
 type judgeReads struct {
 	exact, near []Candidate
 	apart       separations
 	sentences   func() ([]SentenceMatch, error)
+	holders     func() ([]Holders, error)
 }
 
 // readInTurn reads them one after another: the copies and the near
 // candidates together (one round trip outside a writer's transaction),
-// then the separations, then the sentence search when first asked for,
-// and once: a check that also lists its shared sentences reuses judge's.
+// then the separations, then the sentence index when first asked: its
+// matches once (a check that also lists its shared sentences reuses
+// judge's), and its holder counts from them when they were read, or when
+// wantMatches says the caller will want them anyway; otherwise the counts
+// alone, which read no article (SentenceHolders).
 //
 // Reading them concurrently, each on a connection of its own, was
 // measured: one client's checks at 1,000,000 articles were 8–10 % faster
@@ -29,7 +34,7 @@ type judgeReads struct {
 // service answered fewer requests a second (530–629 in four runs, against
 // 610–686 in two without), a check holding up to three of the pool's
 // connections at once.
-func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) (judgeReads, error) {
+func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, wantMatches bool) (judgeReads, error) {
 	exact, near, err := r.CopiesAndCandidates(ctx, exactQuery(fp, sc), nearQuery(fp, published, sc, opts))
 	if err != nil {
 		return judgeReads{}, err
@@ -50,5 +55,12 @@ func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, publi
 		}
 		return found, searchErr
 	}
-	return judgeReads{exact: exact, near: near, apart: apart, sentences: search}, nil
+	count := func() ([]Holders, error) {
+		if searched || wantMatches {
+			found, err := search()
+			return holdersIn(fp, found), err
+		}
+		return countHolders(ctx, r, fp, sc.exclude)
+	}
+	return judgeReads{exact: exact, near: near, apart: apart, sentences: search, holders: count}, nil
 }

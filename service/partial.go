@@ -69,7 +69,7 @@ func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fin
 	if err != nil {
 		return decision{}, err
 	}
-	return decidePartial(fp, links, candidates, boilerplateShingles(fp, found), opts), nil
+	return decidePartial(fp, links, candidates, boilerplateShingles(fp, holdersIn(fp, found)), opts), nil
 }
 
 // partialScope says which articles a partial duplicate may link to: of its

@@ -67,6 +67,15 @@ func searchSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, 
 	return r.SentenceMatches(ctx, sentenceQuery(fp, excludeID))
 }
 
+// countHolders counts the stored sentences matching each of fp's
+// (excludeID: an article left out), without a statement when fp has none.
+func countHolders(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64) ([]Holders, error) {
+	if len(fp.Sentences) == 0 {
+		return nil, nil
+	}
+	return r.SentenceHolders(ctx, sentenceQuery(fp, excludeID))
+}
+
 // sentenceQuery asks the index for the stored sentences matching fp's.
 func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 	return SentenceQuery{
@@ -82,7 +91,7 @@ func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 // near-identical sentences confirmed by their text. keep says which matched
 // articles count (their version, their time).
 func linksFrom(fp fingerprint.Fingerprint, found []SentenceMatch, keep func(SentenceMatch) bool) map[int64]*sharedArticle {
-	boilerplate := isBoilerplate(fp, found)
+	boilerplate := isBoilerplate(holdersIn(fp, found))
 	texts := fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences)
 
 	byArticle := make(map[int64]*sharedArticle)

@@ -63,6 +63,10 @@ type Reader interface {
 	// (the same text, or a simhash within q.MaxDistance bits found through
 	// the sentence block indexes), at most q.PerSentence for each.
 	SentenceMatches(ctx context.Context, q SentenceQuery) ([]SentenceMatch, error)
+	// SentenceHolders counts, for each of q's sentences in order, the
+	// stored sentences SentenceMatches would return for it, and reads none
+	// of their articles.
+	SentenceHolders(ctx context.Context, q SentenceQuery) ([]Holders, error)
 	// ArticleText returns the indexed sentences of article id and the plain
 	// text they point into, or KindNotFound.
 	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
@@ -167,6 +171,11 @@ type SentenceQuery struct {
 	ExcludeID   int64 // an article whose sentences are not returned, 0 for none
 	PerSentence int   // at most this many matches for each sentence, 0 for all
 }
+
+// Holders counts the stored sentences matching a query sentence: All of
+// them (at most SentenceQuery.PerSentence), and SameText, those of them with
+// its exact text.
+type Holders struct{ All, SameText int }
 
 // SentenceMatch is a stored sentence that matches one of a query's, with
 // what the judgement needs of its article.
