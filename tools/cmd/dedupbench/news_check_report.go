@@ -57,7 +57,7 @@ func writeNewsCheckDatabase(b *strings.Builder, r *NewsCheckResult) {
 		num(r.Random), duration(t.CopySeconds), duration(t.IndexSeconds))
 	w("After the ingest, `VACUUM (ANALYZE)` of `articles` and `sentences` (%s of VACUUM in all), a `CHECKPOINT`, and the block indexes of both tables prewarmed (`pg_prewarm`), as steady traffic keeps them. The service's repo pool has %d connections.\n\n",
 		duration(t.VacuumSeconds), r.PoolSize)
-	w("**These figures include the sentence index**: the service as it ships (`service.New` without settings). A check that finds no near duplicate — a new story — looks its sentences up in the sentence index, for partial duplicates; so does one whose only near duplicate may share nothing but boilerplate.\n\n")
+	w("**These figures include the sentence index**: the service as it ships (`service.New` without settings). A check that finds no near duplicate — a new story — looks its sentences up in the sentence index, for partial duplicates; one that finds one only counts, in the same index, the stored sentences matching each of its own (`repo` `sentenceHoldersSQL`), to tell whether boilerplate alone joins them.\n\n")
 }
 
 // writeNewsCheckRequests says what was checked, and how.
