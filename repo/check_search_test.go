@@ -17,14 +17,7 @@ import (
 // sentences: the verdict's boilerplate check and the shared sentences come
 // from one search of the sentence index.
 func TestCheckSearchesSentencesOnce(t *testing.T) {
-	searches := &statementCounter{match: func(sql string) bool { return sql == repo.SentenceMatchesSQL }}
-	counts := &statementCounter{match: func(sql string) bool { return sql == repo.SentenceHoldersSQL }}
-	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 4, Tracer: tracers{searches, counts}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	svc := newService(t, st)
+	svc, searches, counts := sentenceCountingService(t)
 	ctx := context.Background()
 	story := novel(t).Originals(rand.New(rand.NewPCG(83, 5)), 1, 800, 1500)[0]
 	stored, err := svc.Ingest(ctx, input("story", story), svc.Defaults())
@@ -62,14 +55,7 @@ func TestCheckSearchesSentencesOnce(t *testing.T) {
 // left without them, and then looks for a partial duplicate: the count,
 // then the search.
 func TestCheckOfNearMatchCountsHolders(t *testing.T) {
-	searches := &statementCounter{match: func(sql string) bool { return sql == repo.SentenceMatchesSQL }}
-	counts := &statementCounter{match: func(sql string) bool { return sql == repo.SentenceHoldersSQL }}
-	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 4, Tracer: tracers{searches, counts}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	svc := newService(t, st)
+	svc, searches, counts := sentenceCountingService(t)
 	ctx := context.Background()
 
 	check := func(what string, in service.ArticleInput, wantStatus service.Status, wantCounts, wantSearches int64) service.Verdict {
@@ -110,6 +96,21 @@ func TestCheckOfNearMatchCountsHolders(t *testing.T) {
 		}
 	}
 	check("a slogan page", input("", pages[25]), service.StatusUnique, 1, 1)
+}
+
+// sentenceCountingService is a service on a store of its own that counts
+// the sentence searches (SentenceMatches) and the holder counts
+// (SentenceHolders) it sends.
+func sentenceCountingService(t *testing.T) (svc *service.Service, searches, counts *statementCounter) {
+	t.Helper()
+	searches = &statementCounter{match: func(sql string) bool { return sql == repo.SentenceMatchesSQL }}
+	counts = &statementCounter{match: func(sql string) bool { return sql == repo.SentenceHoldersSQL }}
+	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 4, Tracer: tracers{searches, counts}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return newService(t, st), searches, counts
 }
 
 // tracers are several query tracers as one.

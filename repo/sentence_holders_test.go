@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/newsdedup/newsdedup/repo"
-	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -19,13 +18,7 @@ import (
 // with its exact text.
 func TestSentenceHoldersCountTheMatches(t *testing.T) {
 	ctx := context.Background()
-	counts := &statementCounter{match: func(sql string) bool { return sql == repo.SentenceHoldersSQL }}
-	st, err := repo.Open(ctx, dbtest.URL(t), repo.Options{MaxConns: 6, SearchParts: 3, Tracer: counts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	q := storeLongArticleFixture(t, st)
+	st, counts, q := longArticleStore(t, repo.SentenceHoldersSQL)
 	q.Sentences = append(q.Sentences, storeHeldSentences(t, st)...)
 
 	var found []service.SentenceMatch

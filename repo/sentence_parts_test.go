@@ -44,14 +44,7 @@ func TestSentenceSearchParts(t *testing.T) {
 // statement.
 func TestSentenceSearchInParts(t *testing.T) {
 	ctx := context.Background()
-	searches := &statementCounter{match: func(sql string) bool { return sql == repo.SentenceMatchesSQL }}
-	st, err := repo.Open(ctx, dbtest.URL(t), repo.Options{MaxConns: 6, SearchParts: 3, Tracer: searches})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-
-	q := storeLongArticleFixture(t, st)
+	st, searches, q := longArticleStore(t, repo.SentenceMatchesSQL)
 
 	var inOne []service.SentenceMatch
 	before := searches.n.Load()
@@ -112,6 +105,20 @@ func TestSentenceSearchInParts(t *testing.T) {
 	for _, release := range held {
 		release()
 	}
+}
+
+// longArticleStore opens a store that splits a long search into three
+// parts, counting the statements sent as sql, and stores the long article
+// fixture in it (storeLongArticleFixture).
+func longArticleStore(t *testing.T, sql string) (*repo.Store, *statementCounter, service.SentenceQuery) {
+	t.Helper()
+	counter := &statementCounter{match: func(s string) bool { return s == sql }}
+	st, err := repo.Open(context.Background(), dbtest.URL(t), repo.Options{MaxConns: 6, SearchParts: 3, Tracer: counter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st, counter, storeLongArticleFixture(t, st)
 }
 
 // storeLongArticleFixture stores 80 overlapping cuts of the novel with
