@@ -141,10 +141,11 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 
 // planEachRunMode is how a statement is sent that PostgreSQL must plan for
 // its values every time it runs: a writer's reads of the articles table
-// (queries of InTx), its candidate search first. pgx sends it as the unnamed statement, with its description cached
-// (one round trip), or described on every run (two) when the database URL
-// turned that cache off (description_cache_capacity=0) — never as a prepared
-// statement, which may get a generic plan. A generic plan is made for the
+// (queries of InTx), its candidate search first. pgx sends it as the
+// unnamed statement, with its description cached (one round trip), or
+// described on every run (two) when the database URL turned that cache off
+// (description_cache_capacity=0) — never as a prepared statement, which
+// may get a generic plan. A generic plan is made for the
 // table as it is when the plan is chosen and kept until ANALYZE replaces it;
 // chosen while the table is nearly empty, in a new deployment's first minute
 // or an archive's import, it reads the whole table, and kept while the
