@@ -56,19 +56,14 @@ func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Finger
 	}
 	// A near match needs only its sentences' holder counts, to tell
 	// boilerplate (the check only takes matches away); an article left
-	// without a match needs the matches, for the partial step, and counts
-	// its holders in them.
-	var (
-		counted []Holders
-		err     error
-	)
-	if checkBoilerplate {
-		counted, err = reads.holders()
-	} else {
-		var found []SentenceMatch
-		found, err = reads.sentences()
-		counted = holdersIn(fp, found)
+	// without a match needs the matches, for the partial step, and reads
+	// them first: its holders are then counted in them.
+	if !checkBoilerplate {
+		if _, err := reads.sentences(); err != nil {
+			return decision{}, 0, err
+		}
 	}
+	counted, err := reads.holders()
 	if err != nil {
 		return decision{}, 0, err
 	}
