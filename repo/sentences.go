@@ -16,6 +16,27 @@ import (
 // The sentence index: table sentences, one row per indexed sentence, with
 // the same eight block columns as articles (NULL for a sentence without a
 // simhash) and one B-tree each.
+//
+// Two other layouts were measured on 2026-11-27 (psql, jit off, runs in
+// turn; not built). Hash indexes in place of the nine B-trees: no faster to
+// search (44,208 query sentences against 397,674 stored rows: 1.33–1.39 s
+// against 1.21–1.50 s), a little faster to insert into (1.29–1.36 s against
+// 1.43–1.78 s for those 44,208 rows), twice the size (141 MB against 71).
+// Family A alone, each block's B-tree keyed (a_i, simhash), so that an
+// index-only scan verifies the distance on the index entry and a second
+// probe of the same index reads only the rows within 3 bits (family B's
+// indexes gone): the same matches, searched in 0.76–0.94 s against
+// 1.54–1.93 s, inserted in 0.91–1.09 s against 1.51–1.58 s, indexes of 91
+// MB against 74; the 6,797 sentences of 300 real articles against the
+// 10,000,000 rows of dedupbench's sentence-lookup database in 0.60–0.92 s
+// against 1.62–3.0 s, each such index 245 MB against 56. Those tables were
+// all-visible after VACUUM, where an index-only scan reads no heap; under
+// ingest the newest pages are not, and each candidate on them costs a heap
+// fetch: with the 44,208 rows inserted unvacuumed (a tenth of the table,
+// each query's own sentences among it, 8.5 heap fetches a query), 1.33–1.86
+// s against 2.07–2.16 s. It departs from the design, which asks a sentence
+// to match in both families (§5a): a change for a decision, and for the
+// service's benchmarks, not made here.
 
 // sentenceColumns are the columns of a sentence's row, in sentenceValues'
 // order; written with COPY in the article's transaction.
