@@ -40,8 +40,8 @@ import (
 // then every n-th after it), so that a passage whose sentences match many
 // stored ones would not fall on one part, was built and measured on
 // 2026-11-27 and not kept: of the slowest checks, one new story of 116
-// sentences searched in parts of 133 and 370 matches (5.5 and 11.2 ms),
-// but dealt, each part reads the articles and texts the other reads too.
+// sentences searched in parts of 133 and 370 matches (5.5 and 11.2 ms);
+// dealt, both parts can read the same articles and their texts.
 // A scratch program (not kept) checked the 1,000 reposts and 1,000 new
 // stories of dedupbench's news-check set three times each through the
 // service, one client, on a kept real-news database (441,882 sentence

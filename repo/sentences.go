@@ -21,7 +21,8 @@ import (
 // turn; not built). Hash indexes in place of the nine B-trees: no faster to
 // search (44,208 query sentences against 397,674 stored rows: 1.33–1.39 s
 // against 1.21–1.50 s), a little faster to insert into (1.29–1.36 s against
-// 1.43–1.78 s for those 44,208 rows), twice the size (141 MB against 71).
+// 1.43–1.78 s for those 44,208 rows), the table with its indexes twice the
+// size (141 MB against 71).
 // Family A alone, each block's B-tree keyed (a_i, simhash), so that an
 // index-only scan verifies the distance on the index entry and a second
 // probe of the same index reads only the rows within 3 bits (family B's
