@@ -23,6 +23,7 @@ import (
 // against 1.21–1.50 s), a little faster to insert into (1.29–1.36 s against
 // 1.43–1.78 s for those 44,208 rows), the table with its indexes twice the
 // size (141 MB against 71).
+//
 // Family A alone, each block's B-tree keyed (a_i, simhash), so that an
 // index-only scan verifies the distance on the index entry and a second
 // probe of the same index reads only the rows within 3 bits (family B's
@@ -35,19 +36,20 @@ import (
 // ingest the newest pages are not, and each candidate on them costs a heap
 // fetch: with the 44,208 rows inserted unvacuumed (a tenth of the table,
 // each query's own sentences among it, 8.5 heap fetches a query), 1.33–1.86
-// s against 2.07–2.16 s. Through the service (a scratch branch, two runs of
-// each build in turn, dedupbench -only news-check on 30,000 articles and
-// 441,882 sentence rows): the new stories' checks with 16 clients 729 and
-// 763 a second against 540 and 555, p99 46.7 and 45.3 ms against 54.8 and
-// 53.2; the reposts' 790 and 712 against 676 and 649; the holders count
-// 0.76–0.80 ms a statement against 1.13–1.28, the matches 1.32–1.35 against
-// 2.32–2.50 (pg_stat_statements). Into fresh databases (-only news-ingest,
-// two runs each) the sentence rows' COPY cost 18–30 µs a row against 31–46,
-// but the writers' search, on pages not yet all-visible, no less, and its
-// plan, made at each run, 1.5–4.9 ms against 0.7–1.0: batches within the
-// noise. It departs from the design, which asks a sentence to match in both
-// families (§5a): a change for a decision, then for a migration and the
-// benchmarks again, not made here.
+// s against 2.07–2.16 s. Through the service (a scratch branch; dedupbench
+// -only news-check, 1,000,000 articles, two runs of each build in turn):
+// a check cost 2.27–2.85 ms of CPU against 3.30–3.79 for the new stories,
+// 2.56–3.08 against 2.95–3.40 for the reposts; with 16 clients the new
+// stories ran at 628 and 789 checks/s against 498 and 573. But the same
+// runs stored their 26,860 articles at 462 and 482 a second against 533 and
+// 547: the writers search pages not yet all-visible, where the planner
+// takes bitmaps of the wider indexes, and plan the longer statement at
+// each run — in fresh databases (-only news-ingest, two runs each,
+// pg_stat_statements) 1.5–4.9 ms of planning a search against 0.7–1.0, no
+// less execution, while a sentence row's COPY cost 18–30 µs against 31–46.
+// It departs from the design, which asks a sentence to match in both
+// families (§5a): a change for a decision, and a writers' search that
+// plans cheaper, not made here.
 
 // sentenceColumns are the columns of a sentence's row, in sentenceValues'
 // order; written with COPY in the article's transaction.
