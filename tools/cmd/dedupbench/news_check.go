@@ -13,6 +13,7 @@ import (
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 	"github.com/newsdedup/newsdedup/tools/internal/newscorpus"
+	"github.com/newsdedup/newsdedup/tools/internal/proccpu"
 )
 
 // The check-on-real-news section: issue 11 sets /v1/check's goal — p99 ≤
@@ -261,7 +262,7 @@ func measureNewsChecks(ctx context.Context, cfg *config, srv *server, requests [
 	if err != nil {
 		return err
 	}
-	res.ServerCPU, res.Reps = clock.why, cfg.newsCheckReps
+	res.ServerCPU, res.Reps = clock.Why(), cfg.newsCheckReps
 	for rep := 1; rep <= cfg.newsCheckReps; rep++ {
 		for _, k := range requests {
 			if _, err := benchCheck(ctx, srv.URL, k.bodies, cfg.checkClients, checkWarmup(cfg)); err != nil {
@@ -288,18 +289,18 @@ func measureNewsChecks(ctx context.Context, cfg *config, srv *server, requests [
 // timeNewsCheck runs benchCheck once and reads, from the service's
 // metrics before and after, how many candidates its checks read, and from
 // clock the CPU time the run spent.
-func timeNewsCheck(ctx context.Context, srv *server, clock cpuClock, k newsCheckRequests, clients int, d time.Duration) (NewsCheckRun, error) {
+func timeNewsCheck(ctx context.Context, srv *server, clock proccpu.Clock, k newsCheckRequests, clients int, d time.Duration) (NewsCheckRun, error) {
 	load := loadAverage("news check: " + k.kind)
 	sum0, n0, err := srv.candidatesSeen()
 	if err != nil {
 		return NewsCheckRun{}, err
 	}
-	cpuStart := clock.read()
+	cpuStart := clock.Read()
 	c, err := benchCheck(ctx, srv.URL, k.bodies, clients, d)
 	if err != nil {
 		return NewsCheckRun{}, err
 	}
-	cpu := clock.read().since(cpuStart)
+	cpu := runCPU(cpuStart, clock.Read())
 	sum1, n1, err := srv.candidatesSeen()
 	if err != nil {
 		return NewsCheckRun{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
+	"github.com/newsdedup/newsdedup/tools/internal/proccpu"
 )
 
 // The real-news section: issue 11 asks for ingest figures on real news,
@@ -28,7 +29,7 @@ type newsIngestRun struct {
 	dict *fingerprint.Dictionary
 	set  *newsSet
 	made *[]string // the databases made, for the caller to drop
-	cpu  cpuClock
+	cpu  proccpu.Clock
 }
 
 // benchNewsIngest measures the section. novel loads 围城, for when the
@@ -56,7 +57,7 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 	if err != nil {
 		return nil, err
 	}
-	res.ServerCPU = clock.why
+	res.ServerCPU = clock.Why()
 	nr := &newsIngestRun{cfg: cfg, dict: dict, set: set, made: made, cpu: clock}
 
 	// Warm the dictionary's pages and the allocator, uncounted, so that the
@@ -73,9 +74,9 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 			var run NewsRun
 			switch m.Kind {
 			case newsFingerprint:
-				start := processCPU()
+				start := proccpu.Process()
 				run, err = fingerprintOnly(ctx, alg, set.Items, m.Sentences)
-				run.CPU = &RunCPU{ProcessSeconds: (processCPU() - start).Seconds()} // no database
+				run.CPU = &RunCPU{ProcessSeconds: (proccpu.Process() - start).Seconds()} // no database
 				fpRate[m.Sentences] = run.PerSecond
 			case newsBatch:
 				run, err = nr.ingest(ctx, m)
@@ -166,9 +167,9 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 		_ = srv.stop()
 		return NewsRun{}, err
 	}
-	cpuStart := nr.cpu.read()
+	cpuStart := nr.cpu.Read()
 	run, err := postNews(ctx, srv.URL, path, requests, m.Clients)
-	cpu := nr.cpu.read().since(cpuStart)
+	cpu := runCPU(cpuStart, nr.cpu.Read())
 	run.CPU = &cpu
 	sessions, serr := sampler.stop()
 	run.Sessions = &sessions
@@ -193,14 +194,14 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 }
 
 // serverCPUClock opens a connection to the server at url for as long as
-// it takes to find its processes (newCPUClock).
-func serverCPUClock(ctx context.Context, url string) (cpuClock, error) {
+// it takes to find its processes (proccpu.NewClock).
+func serverCPUClock(ctx context.Context, url string) (proccpu.Clock, error) {
 	pool, err := openPool(ctx, url, 1)
 	if err != nil {
-		return cpuClock{}, err
+		return proccpu.Clock{}, err
 	}
 	defer pool.Close()
-	return newCPUClock(ctx, pool), nil
+	return proccpu.NewClock(ctx, pool), nil
 }
 
 // countArticles counts the rows of the articles table at dbURL.

@@ -1,4 +1,4 @@
-package main
+package proccpu
 
 import (
 	"os"
@@ -8,22 +8,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
-func TestParseProcStat(t *testing.T) {
+func TestParseStat(t *testing.T) {
 	// A backend's command name holds spaces and parentheses.
 	line := "4242 (postgres: postgres bench 127.0.0.1(51234) idle) S 17 4242 4242 0 -1 4194560 1033 0 0 0 250 31 7 3 20 0 1 0 86 1 2 18446744073709551615\n"
-	st, err := parseProcStat(line)
+	st, err := parseStat(line)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (procStat{ppid: 17, utime: 250, stime: 31, cutime: 7, cstime: 3}); st != want {
-		t.Errorf("parseProcStat() = %+v, want %+v", st, want)
+	if want := (stat{ppid: 17, utime: 250, stime: 31, cutime: 7, cstime: 3}); st != want {
+		t.Errorf("parseStat() = %+v, want %+v", st, want)
 	}
 	for _, bad := range []string{"", "4242 postgres S 17", "4242 (postgres) S 17 1 2", "4242 (postgres) S x 4242 4242 0 -1 0 0 0 0 0 1 2 3 4"} {
-		if st, err := parseProcStat(bad); err == nil {
-			t.Errorf("parseProcStat(%q) = %+v, want an error", bad, st)
+		if st, err := parseStat(bad); err == nil {
+			t.Errorf("parseStat(%q) = %+v, want an error", bad, st)
 		}
 	}
 }
@@ -32,47 +34,46 @@ func TestParseProcStat(t *testing.T) {
 // and says why not when it does not; whether it does is read from /proc
 // independently (a postgres process working in the server's data
 // directory).
-func TestCPUClockReadsTheServer(t *testing.T) {
+func TestClockReadsTheServer(t *testing.T) {
 	ctx := t.Context()
-	pool, err := openPool(ctx, dbtest.ServerURL(t), 1)
+	conn, err := pgx.Connect(ctx, dbtest.ServerURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
+	defer conn.Close(ctx)
 	var dataDir string
-	if err := pool.QueryRow(ctx, `SELECT current_setting('data_directory')`).Scan(&dataDir); err != nil {
+	if err := conn.QueryRow(ctx, `SELECT current_setting('data_directory')`).Scan(&dataDir); err != nil {
 		t.Fatal(err)
 	}
-	clock := newCPUClock(ctx, pool)
-	local := serverProcessIn(t, dataDir)
-	if !local {
-		if clock.postmaster != 0 || clock.why == "" || clock.read().serverKnown {
+	clock := NewClock(ctx, conn)
+	if !serverProcessIn(t, dataDir) {
+		if clock.ReadsServer() || clock.Why() == "" || clock.Read().ServerKnown {
 			t.Errorf("no postgres process here works in %s, yet the clock reads a server: %+v", dataDir, clock)
 		}
 		return
 	}
-	if clock.postmaster == 0 {
-		t.Fatalf("the server runs here (in %s) but the clock does not read it: %s", dataDir, clock.why)
+	if !clock.ReadsServer() {
+		t.Fatalf("the server runs here (in %s) but the clock does not read it: %s", dataDir, clock.Why())
 	}
 
 	// A query that keeps the server busy for a few hundred milliseconds.
-	start := clock.read()
+	start := clock.Read()
 	begun := time.Now()
-	if _, err := pool.Exec(ctx, `SELECT count(*) FROM generate_series(1, 5000000)`); err != nil {
+	if _, err := conn.Exec(ctx, `SELECT count(*) FROM generate_series(1, 5000000)`); err != nil {
 		t.Fatal(err)
 	}
 	wall := time.Since(begun)
-	used := clock.read().since(start)
-	if used.ServerSeconds == nil {
+	end := clock.Read()
+	if !end.ServerKnown || !start.ServerKnown {
 		t.Fatal("the server's CPU time was not read")
 	}
 	// The backend was busy for most of the query's wall time; half of it
 	// leaves room for a crowded machine and the ticks' rounding.
-	if got, least := *used.ServerSeconds, wall.Seconds()/2; got < least {
-		t.Errorf("the server spent %.3f s of CPU on a query that took %.3f s, want at least %.3f", got, wall.Seconds(), least)
+	if got, least := end.Server-start.Server, wall/2; got < least {
+		t.Errorf("the server spent %v of CPU on a query that took %v, want at least %v", got, wall, least)
 	}
-	if used.ProcessSeconds < 0 {
-		t.Errorf("this process spent %.3f s of CPU", used.ProcessSeconds)
+	if end.Process < start.Process {
+		t.Errorf("this process's CPU time went back from %v to %v", start.Process, end.Process)
 	}
 }
 
@@ -92,7 +93,7 @@ func serverProcessIn(t *testing.T, dataDir string) bool {
 		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
 			continue
 		}
-		if pid, _ := strconv.Atoi(e.Name()); worksIn(pid, dataDir) {
+		if pid, _ := strconv.Atoi(e.Name()); WorksIn(pid, dataDir) {
 			return true
 		}
 	}
