@@ -54,6 +54,10 @@ func loadOnce(ctx context.Context, s settings, server, bin string, novel *corpus
 	defer d.kill()
 	base := "http://" + d.addr
 	logf("dedupd (pid %d) listens on %s", d.cmd.Process.Pid, d.addr)
+	cpu, err := newCPUClock(ctx, dbURL, d.cmd.Process.Pid)
+	if err != nil {
+		return nil, err
+	}
 
 	// The load.
 	transport := &http.Transport{MaxIdleConns: s.Clients * 2, MaxIdleConnsPerHost: s.Clients * 2, IdleConnTimeout: time.Minute}
@@ -79,6 +83,7 @@ func loadOnce(ctx context.Context, s settings, server, bin string, novel *corpus
 	// The measurement, memory sampled once a second, a reading every 10 s.
 	start := time.Now()
 	tr.measureFrom.Store(start.UnixNano())
+	cpuStart := cpu.read()
 	logf("measuring for %s, and on until %d requests (at most %s)", s.Duration, s.MinRequests, s.MaxDuration)
 	metricsClient := &http.Client{Transport: &http.Transport{}}
 	// window holds the samples since the last reading; recent the last ten,
@@ -127,6 +132,7 @@ func loadOnce(ctx context.Context, s settings, server, bin string, novel *corpus
 	tick.Stop()
 	stopLoad()
 	wg.Wait()
+	rep.CPU = cpu.between(cpuStart, cpu.read())
 	stats := merge(all)
 	rep.Elapsed = stats.last.Sub(start)
 	rep.ScrapeErrors = scrapeErrs

@@ -76,8 +76,8 @@ func (r *repeated) markdown(w io.Writer) {
 		"Every run below, then the run of median throughput (run %d) in full.\n\n",
 		len(r.Runs), len(r.Runs), m.Throughput, slices.Min(rates), slices.Max(rates),
 		fmtMS(percentile(slices.Sorted(slices.Values(p99s)), 50)), fmtMS(slices.Min(p99s)), fmtMS(slices.Max(p99s)), errs, r.Median+1)
-	fmt.Fprintln(w, "| run | started (UTC) | load average at the start | requests | requests/s | errors | p99 POST /v1/articles | p99 POST /v1/check | p99 GET /v1/articles/{id} | p99 all | memory (live Go heap, RSS, C heap) |")
-	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+	fmt.Fprintln(w, "| run | started (UTC) | load average at the start | requests | requests/s | errors | p99 POST /v1/articles | p99 POST /v1/check | p99 GET /v1/articles/{id} | p99 all | CPU a request, ms: dedupd / PostgreSQL / clients | memory (live Go heap, RSS, C heap) |")
+	fmt.Fprintln(w, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 	for i, run := range r.Runs {
 		mem := "not judged"
 		if v := run.MemVerdict; len(run.Memory) >= 2 {
@@ -87,11 +87,11 @@ func (r *repeated) markdown(w io.Writer) {
 			}
 			mem = fmt.Sprintf("%s: %s, %s, %s", word, pct(v.GoLiveGrowth), pct(v.RSSGrowth), pct(v.CHeapGrowth))
 		}
-		fmt.Fprintf(w, "| %d | %s | %.2f | %d | %.0f | %d | %s | %s | %s | %s | %s |\n", i+1, run.Started.UTC().Format("15:04"), run.LoadAvgStart[0],
+		fmt.Fprintf(w, "| %d | %s | %.2f | %d | %.0f | %d | %s | %s | %s | %s | %s | %s |\n", i+1, run.Started.UTC().Format("15:04"), run.LoadAvgStart[0],
 			run.Requests, run.Throughput, run.Kinds["all"].Errors,
-			fmtMS(run.Kinds[kindIngest].P99), fmtMS(run.Kinds[kindCheck].P99), fmtMS(run.Kinds[kindGet].P99), fmtMS(run.Kinds["all"].P99), mem)
+			fmtMS(run.Kinds[kindIngest].P99), fmtMS(run.Kinds[kindCheck].P99), fmtMS(run.Kinds[kindGet].P99), fmtMS(run.Kinds["all"].P99), run.cpuColumn(), mem)
 	}
-	fmt.Fprintf(w, "\nLatencies in milliseconds, as below. *Memory* compares each run's last reading with its first (flat: each below +%.0f%%).\n\n", flatLimit*100)
+	fmt.Fprintf(w, "\nLatencies in milliseconds, as below. *CPU a request*: each side's CPU time over the measurement, over its requests (see the median run's paragraph below). *Memory* compares each run's last reading with its first (flat: each below +%.0f%%).\n\n", flatLimit*100)
 	fmt.Fprintf(w, "### The median run (run %d)\n\n", r.Median+1)
 	m.markdownBody(w)
 }

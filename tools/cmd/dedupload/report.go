@@ -27,6 +27,8 @@ type report struct {
 	Kinds      map[string]kindReport `json:"kinds"`
 	Errors     map[string]int        `json:"errors"` // status (or "transport") → count, all kinds
 
+	CPU *loadCPU `json:"cpu,omitempty"` // over the measurement; nil when not read
+
 	Memory       []memReading `json:"memory"`
 	MemVerdict   memVerdict   `json:"memory_verdict"`
 	ScrapeErrors int          `json:"metrics_scrape_errors"`
@@ -174,6 +176,7 @@ func (r *report) markdownBody(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "dedupd logged %d warnings and %d errors; it %s.\n\n", r.DedupdWarnings, r.DedupdErrors, r.Shutdown)
+	r.markdownCPU(w)
 
 	fmt.Fprintln(w, "Memory of the dedupd process, read from its `/metrics` once a second; each reading is the smallest sample of its 10 s window. "+
 		"Go heap in use (`go_memstats_heap_inuse_bytes`) and the live Go heap the last collection marked (`go_gc_heap_live_bytes`), "+

@@ -100,6 +100,17 @@ func Process() time.Duration {
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
+// OfProcess is the user and system time process pid has spent, its
+// children's not counted: another process of this machine, such as a
+// service the caller started.
+func OfProcess(pid int) (time.Duration, error) {
+	st, err := readStat(pid)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(st.utime+st.stime) * time.Second / userHZ, nil
+}
+
 // serverCPU is the time spent by the postmaster, its live children, and
 // its children that ended (its cutime and cstime: it reaps every one). A
 // backend that ends between two readings moves from the second sum to the
