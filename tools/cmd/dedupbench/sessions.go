@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -121,7 +122,9 @@ func (s SessionSamples) otherStates() []string {
 			names = append(names, state)
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int { return s.States[b] - s.States[a] })
+	// Most frequent first; ties by name, so that the report is the same at
+	// each rendering (a map's order is not).
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(s.States[b]-s.States[a], strings.Compare(a, b)) })
 	return names
 }
 

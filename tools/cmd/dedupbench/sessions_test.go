@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -122,5 +123,13 @@ func TestSessionGroup(t *testing.T) {
 	}
 	if got := s.otherStates(); len(got) != 1 || got[0] != "IO:DataFileRead" {
 		t.Errorf("other states %v", got)
+	}
+	// Most frequent first, ties by name: the same order at every call.
+	s.States = map[string]int{"Lock:extend": 2, "LWLock:BufferMapping": 2, "IO:DataFileRead": 3, "LWLock:LockManager": 2}
+	want := []string{"IO:DataFileRead", "LWLock:BufferMapping", "LWLock:LockManager", "Lock:extend"}
+	for range 20 {
+		if got := s.otherStates(); !slices.Equal(got, want) {
+			t.Fatalf("other states %v, want %v", got, want)
+		}
 	}
 }
