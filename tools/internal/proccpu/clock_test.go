@@ -1,6 +1,7 @@
 package proccpu
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,13 +103,14 @@ func serverProcessIn(t *testing.T, dataDir string) bool {
 }
 
 // OfProcess reads another process's CPU time as the process itself
-// counts it: a child kept busy for a few hundred milliseconds.
+// counts it: a child kept busy, then waiting.
 func TestOfProcessReadsAnotherProcess(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc here:", err)
-	}
-	child := exec.Command("sh", "-c", `i=0; while [ $i -lt 2000000 ]; do i=$((i+1)); done; read -r _; exit 0`)
+	child := exec.Command("sh", "-c", `i=0; while [ $i -lt 2000000 ]; do i=$((i+1)); done; echo counted; read -r _; exit 0`)
 	stdin, err := child.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := child.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,27 +118,21 @@ func TestOfProcessReadsAnotherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer child.Process.Kill()
-	// The loop runs, then the child waits on its standard input: wait for
-	// its CPU time to stop growing.
-	var used time.Duration
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
-		time.Sleep(200 * time.Millisecond)
-		now, err := OfProcess(child.Process.Pid)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if now > 0 && now == used {
-			break
-		}
-		used = now
+	// The child says when it has counted, then waits on its standard input.
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "counted\n" {
+		t.Fatalf("the child said %q, %v", line, err)
+	}
+	used, err := OfProcess(child.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
 	}
 	stdin.Close()
 	if err := child.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	// Two million shell additions take well over 100 ms of CPU on any
-	// machine this runs on; a reading of zero, or of this process's time
-	// instead, would not tell them apart from nothing.
+	// machine this runs on; a reading of zero would not tell them apart
+	// from nothing.
 	if used < 100*time.Millisecond {
 		t.Errorf("OfProcess read %v for a child that counted to two million", used)
 	}
