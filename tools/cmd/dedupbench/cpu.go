@@ -1,8 +1,6 @@
 package main
 
-import (
-	"github.com/newsdedup/newsdedup/tools/internal/proccpu"
-)
+import "github.com/newsdedup/newsdedup/tools/internal/proccpu"
 
 // CPU time, next to the rates. A rate says how fast a run went, not where
 // its work was done nor whether the cores were busy: the CPU time each run
