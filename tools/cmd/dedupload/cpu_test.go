@@ -71,7 +71,7 @@ func TestNum0(t *testing.T) {
 // dedupd (and is the clients too), and a query keeps the server busy.
 func TestCPUClockReadsEachSide(t *testing.T) {
 	ctx := t.Context()
-	url := dbtest.URL(t)
+	url := dbtest.ServerURL(t) // any database of the server: the clock only asks where it runs
 	clock, err := newCPUClock(ctx, url, os.Getpid())
 	if err != nil {
 		t.Fatal(err)
