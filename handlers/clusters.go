@@ -16,7 +16,7 @@ import (
 // listClusters is GET /v1/clusters: a page of the clusters of two or more
 // articles, newest first.
 func (a *api) listClusters(c echo.Context) error {
-	q, err := clusterquery.Parse(c.QueryParams().Get)
+	q, err := clusterquery.Parse(c.QueryParams())
 	if err != nil {
 		return err
 	}

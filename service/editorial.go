@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -281,6 +282,10 @@ type ClusterCursor struct {
 // MaxClusterPage is the most clusters one page of the list holds.
 const MaxClusterPage = 200
 
+// MaxClusterSize is the largest size the list of clusters filters by: the
+// database counts a cluster's members in a 32-bit integer.
+const MaxClusterSize = math.MaxInt32
+
 // ClusterSummary is a cluster as the list shows it.
 type ClusterSummary struct {
 	ClusterRow
@@ -344,10 +349,10 @@ func (q *ClusterQuery) validate() error {
 	switch {
 	case q.Limit < 1 || q.Limit > MaxClusterPage:
 		return Invalid("limit", "must be between 1 and %d, not %d", MaxClusterPage, q.Limit)
-	case q.MinSize < 0:
-		return Invalid("min_size", "must not be negative")
-	case q.MaxSize < 0:
-		return Invalid("max_size", "must not be negative")
+	case q.MinSize < 0 || q.MinSize > MaxClusterSize:
+		return Invalid("min_size", "must be from 0 to %d, not %d", MaxClusterSize, q.MinSize)
+	case q.MaxSize < 0 || q.MaxSize > MaxClusterSize:
+		return Invalid("max_size", "must be from 0 to %d, not %d", MaxClusterSize, q.MaxSize)
 	case q.MaxSize > 0 && q.MaxSize < q.MinSize:
 		return Invalid("max_size", "must not be below min_size (%d)", q.MinSize)
 	case !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To):

@@ -6,10 +6,12 @@ package clusterquery
 
 import (
 	"encoding/base64"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -17,11 +19,12 @@ import (
 // say.
 const DefaultLimit = 50
 
-// Parse reads the query through get, which returns a parameter's value or
-// "". from and to are RFC 3339 times or dates (YYYY-MM-DD, UTC); to is
-// exclusive, and a date in to means the end of that day. Errors are
-// KindInvalid, naming the parameter.
-func Parse(get func(string) string) (service.ClusterQuery, error) {
+// Parse reads the query from the URL's parameters. from and to are RFC
+// 3339 times or dates (YYYY-MM-DD, UTC); to is exclusive, and a date in to
+// means the end of that day; the sizes and the limit are whole numbers in
+// the service's ranges. Errors are KindInvalid, naming the parameter.
+func Parse(params url.Values) (service.ClusterQuery, error) {
+	get := params.Get
 	q := service.ClusterQuery{Source: get("source"), Status: service.Status(get("status")), Limit: DefaultLimit}
 	var err error
 	if q.From, err = queryTime(get("from"), "from", false); err != nil {
@@ -31,15 +34,20 @@ func Parse(get func(string) string) (service.ClusterQuery, error) {
 		return q, err
 	}
 	for _, p := range []struct {
-		name string
-		to   *int
-	}{{"min_size", &q.MinSize}, {"max_size", &q.MaxSize}, {"limit", &q.Limit}} {
-		if v := get(p.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return q, service.Invalid(p.name, "must be a whole number, not %q", v)
-			}
-			*p.to = n
+		name   string
+		lo, hi int64
+		to     *int
+	}{
+		{"min_size", 0, service.MaxClusterSize, &q.MinSize},
+		{"max_size", 0, service.MaxClusterSize, &q.MaxSize},
+		{"limit", 1, service.MaxClusterPage, &q.Limit},
+	} {
+		n, ok, err := queryparam.Int(params, p.name, p.lo, p.hi)
+		if err != nil {
+			return q, err
+		}
+		if ok {
+			*p.to = int(n)
 		}
 	}
 	if v := get("cursor"); v != "" {

@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
+	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -226,7 +227,7 @@ func localNext(next string) string {
 // clusters is GET /ui/: the list, with its filters.
 func (p *page) clusters(c echo.Context) error {
 	form := c.QueryParams()
-	q, err := clusterquery.Parse(form.Get)
+	q, err := clusterquery.Parse(form)
 	v := listView{layout: p.layout(c, "Clusters"), Form: filterForm(form), Statuses: statusOptions, Policy: p.svc.KeepPolicy().Describe()}
 	if err != nil {
 		v.Error = message(err)
@@ -295,7 +296,10 @@ func (p *page) cluster(c echo.Context) error {
 	if head, ok := view.Member(view.ID); ok {
 		v.Title, v.Headline = head.Title, head.Title
 	}
-	right, _ := strconv.ParseInt(c.QueryParam("with"), 10, 64)
+	right, _, err := queryparam.ID(c.QueryParams(), "with")
+	if err != nil {
+		return err
+	}
 	if right == 0 || right == view.Kept.ID {
 		right = 0
 		for _, m := range view.Members {
@@ -344,7 +348,13 @@ func (p *page) splitForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	article, _ := strconv.ParseInt(c.QueryParam("article"), 10, 64)
+	article, ok, err := queryparam.ID(c.QueryParams(), "article")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return service.Invalid("article", "is required: the article to split out")
+	}
 	preview, err := p.svc.PreviewSplit(c.Request().Context(), id, article)
 	if err != nil {
 		return err
@@ -358,7 +368,10 @@ func (p *page) keep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	article, _ := strconv.ParseInt(c.FormValue("article_id"), 10, 64)
+	article, err := formArticle(c)
+	if err != nil {
+		return err
+	}
 	if _, err := p.svc.Keep(c.Request().Context(), id, article, p.decisionInput(c)); err != nil {
 		return err
 	}
@@ -383,11 +396,27 @@ func (p *page) split(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	article, _ := strconv.ParseInt(c.FormValue("article_id"), 10, 64)
+	article, err := formArticle(c)
+	if err != nil {
+		return err
+	}
 	if _, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c)); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=split&article=%d", id, article))
+}
+
+// formArticle is the form's article_id: an article id, required.
+func formArticle(c echo.Context) (int64, error) {
+	form, err := c.FormParams()
+	if err != nil {
+		return 0, err
+	}
+	id, ok, err := queryparam.ID(form, "article_id")
+	if err == nil && !ok {
+		err = service.Invalid("article_id", "is required: the article the form is about")
+	}
+	return id, err
 }
 
 // decisionInput is who decides (the signed-in name) and their note.

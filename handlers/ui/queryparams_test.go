@@ -1,0 +1,52 @@
+package ui_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/newsdedup/newsdedup/internal/samples"
+)
+
+// TestIntegerParametersOfThePage: the page's integers — the list's sizes
+// and limit, the member to compare, the article to split out or keep — are
+// checked before the database; one out of range is a 422 page naming it,
+// never a 5xx, never silently another article.
+func TestIntegerParametersOfThePage(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, "k1")
+	st := samples.Stories[0]
+	head := s.ingest(t, "xinhua", "x-1", st.Title, st.Body, "")
+	s.ingest(t, "portal", "w-1", st.Title, st.Repost(), "")
+	b := s.browser(t)
+	wantStatus(t, "sign in", b.signIn("王芳", "k1"), http.StatusSeeOther)
+	cluster := fmt.Sprintf("/ui/clusters/%d", head.ID)
+	csrf := b.csrf(b.get(cluster))
+
+	for path, field := range map[string]string{
+		"/ui/?max_size=2147483648":             "max_size",
+		"/ui/?min_size=2147483648":             "min_size",
+		"/ui/?limit=9223372036854775808":       "limit",
+		cluster + "?with=-1":                   "with",
+		cluster + "?with=abc":                  "with",
+		cluster + "?with=99999999999999999999": "with",
+		cluster + "/split?article=0":           "article",
+		cluster + "/split":                     "article",
+	} {
+		p := b.get(path)
+		wantStatus(t, "GET "+path, p, http.StatusUnprocessableEntity)
+		if !strings.Contains(p.body, field) {
+			t.Errorf("GET %s: the page does not name %s", path, field)
+		}
+	}
+	for _, id := range []string{"abc", "-3", "0", ""} {
+		p := b.do(http.MethodPost, cluster+"/kept", url.Values{"csrf": {csrf}, "article_id": {id}}, nil)
+		wantStatus(t, "keep article_id="+id, p, http.StatusUnprocessableEntity)
+		if !strings.Contains(p.body, "article_id") {
+			t.Errorf("keep article_id=%q: the page does not name article_id", id)
+		}
+	}
+	wantStatus(t, "the largest size the database holds", b.get("/ui/?max_size=2147483647"), http.StatusOK)
+}
