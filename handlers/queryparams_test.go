@@ -36,3 +36,31 @@ func TestIntegerQueryParametersInRange(t *testing.T) {
 		wantStatus(t, "GET "+path, s.get(t, path), http.StatusOK)
 	}
 }
+
+// TestRepeatedQueryParameters: a parameter that takes one value, given
+// twice, is a 422 naming it rather than its first value silently taken.
+func TestRepeatedQueryParameters(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	for path, field := range map[string]string{
+		"/v1/clusters?source=a&source=b":                                "source",
+		"/v1/clusters?status=near_duplicate&status=unique":              "status",
+		"/v1/clusters?from=2026-01-01&from=2026-02-01":                  "from",
+		"/v1/clusters?to=2026-01-01&to=2026-02-01":                      "to",
+		"/v1/clusters?min_size=2&min_size=3":                            "min_size",
+		"/v1/clusters?max_size=2&max_size=":                             "max_size",
+		"/v1/clusters?limit=5&limit=10":                                 "limit",
+		"/v1/clusters?cursor=a&cursor=b":                                "cursor",
+		"/v1/articles?external_id=x&external_id=y":                      "external_id",
+		"/v1/articles?source=a&external_id=x&source=b":                  "source",
+		"/v1/articles/1/shared-sentences?limit=1&limit=2":               "limit",
+		"/v1/articles/1/shared-sentences?window_hours=1&window_hours=2": "window_hours",
+	} {
+		e := wantError(t, "GET "+path, s.get(t, path), http.StatusUnprocessableEntity, "invalid_argument")
+		if e.Error.Field != field {
+			t.Errorf("GET %s: field %q, want %q", path, e.Error.Field, field)
+		}
+	}
+	// Parameters given once each are served.
+	wantStatus(t, "every filter once", s.get(t, "/v1/clusters?source=a&status=unique&from=2026-01-01&to=2026-02-01&min_size=2&max_size=3&limit=5"), http.StatusOK)
+}

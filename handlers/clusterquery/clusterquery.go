@@ -1,7 +1,7 @@
 // Package clusterquery reads the query of the list of clusters from URL
 // parameters — source, from, to, status, min_size, max_size, limit and
-// cursor — for GET /v1/clusters and the editors' page alike, and writes the
-// cursor of the next page.
+// cursor, each at most once — for GET /v1/clusters and the editors' page
+// alike, and writes the cursor of the next page.
 package clusterquery
 
 import (
@@ -22,8 +22,12 @@ const DefaultLimit = 50
 // Parse reads the query from the URL's parameters. from and to are RFC
 // 3339 times or dates (YYYY-MM-DD, UTC); to is exclusive, and a date in to
 // means the end of that day; the sizes and the limit are whole numbers in
-// the service's ranges. Errors are KindInvalid, naming the parameter.
+// the service's ranges; each is given at most once. Errors are
+// KindInvalid, naming the parameter.
 func Parse(params url.Values) (service.ClusterQuery, error) {
+	if err := queryparam.Once(params, "source", "from", "to", "status", "cursor"); err != nil {
+		return service.ClusterQuery{}, err
+	}
 	get := params.Get
 	q := service.ClusterQuery{Source: get("source"), Status: service.Status(get("status")), Limit: DefaultLimit}
 	var err error

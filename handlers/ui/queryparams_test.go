@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -49,4 +50,37 @@ func TestIntegerParametersOfThePage(t *testing.T) {
 		}
 	}
 	wantStatus(t, "the largest size the database holds", b.get("/ui/?max_size=2147483647"), http.StatusOK)
+}
+
+// TestRepeatedParametersOfThePage: a parameter of the page given twice is
+// a 422 page naming it, in an address or in a form.
+func TestRepeatedParametersOfThePage(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, "k1")
+	st := samples.Stories[0]
+	head := s.ingest(t, "xinhua", "x-1", st.Title, st.Body, "")
+	repost := s.ingest(t, "portal", "w-1", st.Title, st.Repost(), "")
+	b := s.browser(t)
+	wantStatus(t, "sign in", b.signIn("王芳", "k1"), http.StatusSeeOther)
+	cluster := fmt.Sprintf("/ui/clusters/%d", head.ID)
+	csrf := b.csrf(b.get(cluster))
+	for path, field := range map[string]string{
+		"/ui/?source=xinhua&source=portal":                                         "source",
+		"/ui/?status=unique&status=":                                               "status",
+		"/ui/?limit=1&limit=2":                                                     "limit",
+		fmt.Sprintf("%s?with=%d&with=%d", cluster, repost.ID, head.ID):             "with",
+		fmt.Sprintf("%s/split?article=%d&article=%d", cluster, repost.ID, head.ID): "article",
+		"/ui/signin?next=/ui/&next=/ui/clusters/1":                                 "next",
+	} {
+		p := b.get(path)
+		wantStatus(t, "GET "+path, p, http.StatusUnprocessableEntity)
+		if !strings.Contains(p.body, field) {
+			t.Errorf("GET %s: the page does not name %s", path, field)
+		}
+	}
+	p := b.do(http.MethodPost, cluster+"/kept", url.Values{"csrf": {csrf}, "article_id": {fmt.Sprint(repost.ID), fmt.Sprint(head.ID)}}, nil)
+	wantStatus(t, "keep with article_id twice", p, http.StatusUnprocessableEntity)
+	if view, _ := s.svc.Cluster(context.Background(), head.ID); view.Kept.By != nil {
+		t.Errorf("a form with article_id twice kept article %d", view.Kept.ID)
+	}
 }

@@ -170,6 +170,9 @@ func sessionOf(c echo.Context) session {
 
 // signinForm is GET /ui/signin.
 func (p *page) signinForm(c echo.Context) error {
+	if err := queryparam.Once(c.QueryParams(), "next"); err != nil {
+		return err
+	}
 	token := randomToken()
 	setCookie(c, signinCookie, token, time.Hour)
 	return p.render(c, http.StatusOK, "signin", signinView{layout: layout{Title: "Sign in", Open: p.keys.open},
