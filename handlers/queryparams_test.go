@@ -64,3 +64,19 @@ func TestRepeatedQueryParameters(t *testing.T) {
 	// Parameters given once each are served.
 	wantStatus(t, "every filter once", s.get(t, "/v1/clusters?source=a&status=unique&from=2026-01-01&to=2026-02-01&min_size=2&max_size=3&limit=5"), http.StatusOK)
 }
+
+// TestUnknownStatus: a status that is no verdict is a 422 naming status,
+// not an empty list; each verdict is served.
+func TestUnknownStatus(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	for _, status := range []string{"foo", "near", "unique_", "NEAR_DUPLICATE", "near_duplicate%20"} {
+		path := "/v1/clusters?status=" + status
+		if e := wantError(t, "GET "+path, s.get(t, path), http.StatusUnprocessableEntity, "invalid_argument"); e.Error.Field != "status" {
+			t.Errorf("GET %s: field %q, want status", path, e.Error.Field)
+		}
+	}
+	for _, status := range []string{"unique", "near_duplicate", "exact_duplicate", "partial_duplicate"} {
+		wantStatus(t, "status="+status, s.get(t, "/v1/clusters?status="+status), http.StatusOK)
+	}
+}

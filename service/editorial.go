@@ -359,7 +359,7 @@ func (q *ClusterQuery) validate() error {
 		return Invalid("to", "must be after from")
 	}
 	if q.Status != "" && !knownStatus(q.Status) {
-		return Invalid("status", "%q is not a verdict", q.Status)
+		return Invalid("status", "%q is not a verdict: unique, near_duplicate, exact_duplicate or partial_duplicate", q.Status)
 	}
 	if err := checkStrings("", field{"source", q.Source}); err != nil {
 		return err
@@ -367,18 +367,15 @@ func (q *ClusterQuery) validate() error {
 	return checkLength("source", q.Source, MaxSourceLength)
 }
 
-// knownStatus reports a verdict name the list may filter by: a lower-case
-// word with underscores, so that statuses added later pass too.
+// knownStatus reports a verdict the list may filter by: one of the
+// service's, so that a misspelt one is refused rather than matching
+// nothing.
 func knownStatus(s Status) bool {
-	if len(s) > 40 {
-		return false
+	switch s {
+	case StatusUnique, StatusNearDuplicate, StatusExactDuplicate, StatusPartialDuplicate:
+		return true
 	}
-	for _, r := range s {
-		if (r < 'a' || r > 'z') && r != '_' {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // Keep records that an editor keeps article articleID in the cluster
