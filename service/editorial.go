@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"math"
 	"slices"
@@ -109,8 +110,9 @@ func CheckEditor(name string) (string, error) {
 // editorial is the service's part of the editors' decisions: the keep
 // policy, and whether it is recorded in the database.
 type editorial struct {
-	policy   KeepPolicy
-	recorded atomic.Bool
+	policy    KeepPolicy
+	recorded  atomic.Bool
+	cursorKey atomic.Pointer[[]byte] // see CursorKey
 }
 
 // SetKeepPolicy sets the preferred sources of the keep rule. Call it before
@@ -285,6 +287,27 @@ const MaxClusterPage = 200
 // MaxClusterSize is the largest size the list of clusters filters by: the
 // database counts a cluster's members in a 32-bit integer.
 const MaxClusterSize = math.MaxInt32
+
+// cursorKeyName names the key of the list's cursors in the SecretStore.
+const cursorKeyName = "cluster_cursor"
+
+// CursorKey returns the key that signs the cursors of the list of clusters
+// (32 random bytes). It is made once and stored in the database, so that
+// every instance on it accepts the others' cursors and a restart breaks no
+// client's paging; it is read once a process.
+func (s *Service) CursorKey(ctx context.Context) ([]byte, error) {
+	if k := s.editorial.cursorKey.Load(); k != nil {
+		return *k, nil
+	}
+	fresh := make([]byte, 32)
+	rand.Read(fresh) // never fails (crypto/rand)
+	k, err := s.store.Secret(ctx, cursorKeyName, fresh)
+	if err != nil {
+		return nil, err
+	}
+	s.editorial.cursorKey.Store(&k)
+	return k, nil
+}
 
 // ClusterSummary is a cluster as the list shows it.
 type ClusterSummary struct {

@@ -3,8 +3,10 @@ package ui_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,5 +84,34 @@ func TestRepeatedParametersOfThePage(t *testing.T) {
 	wantStatus(t, "keep with article_id twice", p, http.StatusUnprocessableEntity)
 	if view, _ := s.svc.Cluster(context.Background(), head.ID); view.Kept.By != nil {
 		t.Errorf("a form with article_id twice kept article %d", view.Kept.ID)
+	}
+}
+
+// TestCursorsOfThePage: the list's next page link works, and a cursor the
+// server did not give is a 422 page naming it.
+func TestCursorsOfThePage(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, "k1")
+	for i, st := range samples.Stories[:2] {
+		s.ingest(t, "xinhua", fmt.Sprintf("x-%d", i), st.Title, st.Body, "")
+		s.ingest(t, "portal", fmt.Sprintf("w-%d", i), st.Title, st.Repost(), "")
+	}
+	b := s.browser(t)
+	wantStatus(t, "sign in", b.signIn("王芳", "k1"), http.StatusSeeOther)
+	first := b.get("/ui/?limit=1")
+	m := regexp.MustCompile(`href="([^"]+)" rel="next"`).FindStringSubmatch(first.body)
+	if m == nil {
+		t.Fatalf("the first page of one has no next page link")
+	}
+	next := html.UnescapeString(m[1])
+	wantStatus(t, "the next page", b.get(next), http.StatusOK)
+	u, _ := url.Parse(next)
+	q := u.Query()
+	forged := q.Get("cursor") + "A"
+	q.Set("cursor", forged)
+	p := b.get("/ui/?" + q.Encode())
+	wantStatus(t, "an edited cursor", p, http.StatusUnprocessableEntity)
+	if !strings.Contains(p.body, "cursor") {
+		t.Error("the page of an edited cursor does not name cursor")
 	}
 }

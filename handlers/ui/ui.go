@@ -229,14 +229,15 @@ func localNext(next string) string {
 
 // clusters is GET /ui/: the list, with its filters.
 func (p *page) clusters(c echo.Context) error {
+	ctx := c.Request().Context()
+	key := func() ([]byte, error) { return p.svc.CursorKey(ctx) }
 	form := c.QueryParams()
-	q, err := clusterquery.Parse(form)
 	v := listView{layout: p.layout(c, "Clusters"), Form: filterForm(form), Statuses: statusOptions, Policy: p.svc.KeepPolicy().Describe()}
-	if err != nil {
-		v.Error = message(err)
-		return p.render(c, http.StatusUnprocessableEntity, "clusters", v)
+	q, err := clusterquery.Parse(form, key)
+	var page service.ClusterPage
+	if err == nil {
+		page, err = p.svc.Clusters(ctx, q)
 	}
-	page, err := p.svc.Clusters(c.Request().Context(), q)
 	if errors.Is(err, service.ErrInvalid) {
 		v.Error = message(err)
 		return p.render(c, http.StatusUnprocessableEntity, "clusters", v)
@@ -253,7 +254,11 @@ func (p *page) clusters(c echo.Context) error {
 				next[k] = vs
 			}
 		}
-		next.Set("cursor", clusterquery.EncodeCursor(*page.Next))
+		k, err := key()
+		if err != nil {
+			return err
+		}
+		next.Set("cursor", clusterquery.EncodeCursor(*page.Next, k))
 		v.NextURL = "/ui/?" + next.Encode()
 	}
 	first := url.Values{}
