@@ -171,7 +171,7 @@ func settings() []setting {
 			meaning: "largest request body of POST /v1/articles/batch, in bytes",
 			read:    func(c *Config, v string) (err error) { c.MaxBatchBytes, err = byteCount(v); return err }},
 		{name: "DEDUP_REQUEST_TIMEOUT", def: handlers.DefaultRequestTimeout.String(),
-			meaning: "time limit of one request, down to every SQL statement (Go duration: 500ms, 10s, 1m)",
+			meaning: "time limit of one request, from the arrival of its body down to every SQL statement (Go duration: 500ms, 10s, 1m)",
 			read:    func(c *Config, v string) (err error) { c.RequestTimeout, err = duration(v, false); return err }},
 		{name: "DEDUP_DB_MAX_CONNS", def: strconv.Itoa(defaultDBMaxConns),
 			meaning: "size of the database connection pool",
