@@ -78,6 +78,7 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		MaxBatchBytes:  cfg.MaxBatchBytes,
 		RequestTimeout: cfg.RequestTimeout,
+		UIIdleTimeout:  cfg.UIIdleTimeout,
 		Logger:         log,
 		Registry:       registry,
 	})

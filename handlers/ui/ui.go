@@ -11,6 +11,7 @@
 package ui
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -38,8 +39,9 @@ type Config struct {
 	// API's error handler would (and logs the cause of a fault of ours).
 	Problem func(c echo.Context, err error) (status int, message string)
 	Logger  *slog.Logger
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// IdleTimeout ends a session unused for this long; DefaultIdleTimeout
+	// when 0.
+	IdleTimeout time.Duration
 }
 
 // page is the editors' page.
@@ -48,7 +50,7 @@ type page struct {
 	keys    *keyring
 	problem func(echo.Context, error) (int, string)
 	log     *slog.Logger
-	now     func() time.Time
+	limits  service.SessionLimits
 	views   *views
 }
 
@@ -60,18 +62,15 @@ func Register(e *echo.Echo, cfg Config) error {
 	if cfg.Service == nil || cfg.Problem == nil || cfg.Logger == nil {
 		return errors.New("ui: Service, Problem and Logger are required")
 	}
-	keys, err := newKeyring(cfg.KeyDigests)
-	if err != nil {
-		return fmt.Errorf("ui: %w", err)
+	if cfg.IdleTimeout < 0 {
+		return errors.New("ui: IdleTimeout must not be negative")
 	}
 	vs, err := parseViews()
 	if err != nil {
 		return fmt.Errorf("ui: %w", err)
 	}
-	p := &page{svc: cfg.Service, keys: keys, problem: cfg.Problem, log: cfg.Logger, now: cfg.Now, views: vs}
-	if p.now == nil {
-		p.now = time.Now
-	}
+	p := &page{svc: cfg.Service, keys: newKeyring(cfg.KeyDigests), problem: cfg.Problem, log: cfg.Logger, views: vs,
+		limits: service.SessionLimits{Lifetime: sessionLifetime, Idle: cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)}}
 
 	g := e.Group("/ui", p.headers)
 	get := func(path string, h handler, mw ...echo.MiddlewareFunc) {
@@ -131,14 +130,20 @@ func (p *page) headers(next echo.HandlerFunc) echo.HandlerFunc {
 // sessionKey is where signedIn puts the session in the echo context.
 const sessionKey = "ui.session"
 
-// signedIn requires a session: a page without one redirects to the sign-in
-// page (back here after), a form is refused.
+// signedIn requires a session in force, which it marks used: a page
+// without one redirects to the sign-in page (back here after), a form is
+// refused.
 func (p *page) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if ck, err := c.Cookie(sessionCookie); err == nil {
-			if s, ok := p.keys.verify(ck.Value, p.now()); ok {
-				c.Set(sessionKey, s)
+		if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
+			s, err := p.svc.Session(c.Request().Context(), ck.Value, p.limits.Idle)
+			switch {
+			case err == nil && p.keys.signs(s.KeyID):
+				c.Set(sessionKey, session{Session: s, token: ck.Value})
 				return next(c)
+			case err != nil && !errors.Is(err, service.ErrNotFound):
+				status, message := p.problem(c, err)
+				return p.render(c, status, "error", newErrorView(status, message))
 			}
 		}
 		if c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead {
@@ -155,7 +160,7 @@ func (p *page) checkForm(next echo.HandlerFunc) echo.HandlerFunc {
 		req := c.Request()
 		req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
 		s := sessionOf(c)
-		if crossSite(req) || !p.keys.checkCSRF(s, req.FormValue("csrf")) {
+		if crossSite(req) || !checkCSRF(s, req.FormValue("csrf")) {
 			return p.render(c, http.StatusForbidden, "error", newErrorView(http.StatusForbidden,
 				"this form did not come from this page (its security token is missing or stale): go back, reload and try again"))
 		}
@@ -199,19 +204,27 @@ func (p *page) signin(c echo.Context) error {
 		v.Error = "Your name " + strings.TrimPrefix(se.Message, "editor: ") + "."
 		return p.render(c, http.StatusUnprocessableEntity, "signin", v)
 	}
-	s, ok := p.keys.signIn(name, req.FormValue("key"), p.now())
+	keyID, ok := p.keys.keyFor(req.FormValue("key"))
 	if !ok {
 		v.Error = "That key is not one of this server's API keys."
 		return p.render(c, http.StatusUnauthorized, "signin", v)
 	}
-	setCookie(c, sessionCookie, s.token, sessionLifetime)
+	token, _, err := p.svc.StartSession(req.Context(), name, keyID, p.limits)
+	if err != nil {
+		return err
+	}
+	setCookie(c, sessionCookie, token, sessionLifetime)
 	setCookie(c, signinCookie, "", 0)
-	p.log.InfoContext(req.Context(), "editor signed in", "editor", name, "key_id", s.KeyID)
+	p.log.InfoContext(req.Context(), "editor signed in", "editor", name, "key_id", keyID)
 	return c.Redirect(http.StatusSeeOther, v.Next)
 }
 
-// signout is POST /ui/signout.
+// signout is POST /ui/signout: the session ends on the server, for every
+// copy of its cookie.
 func (p *page) signout(c echo.Context) error {
+	if err := p.svc.EndSession(c.Request().Context(), sessionOf(c).token); err != nil {
+		return err
+	}
 	setCookie(c, sessionCookie, "", 0)
 	return c.Redirect(http.StatusSeeOther, "/ui/signin")
 }
@@ -429,7 +442,7 @@ func formArticle(c echo.Context) (int64, error) {
 
 // decisionInput is who decides (the signed-in name) and their note.
 func (p *page) decisionInput(c echo.Context) service.DecisionInput {
-	return service.DecisionInput{Editor: sessionOf(c).Name, Note: c.FormValue("note")}
+	return service.DecisionInput{Editor: sessionOf(c).Editor, Note: c.FormValue("note")}
 }
 
 // pathID is the {id} of the path; anything but a positive integer names no
