@@ -153,19 +153,51 @@ func (p *page) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// checkForm refuses a form sent by another site, or without the session's
-// CSRF token, and bounds its size.
+// checkForm reads a form (readForm) and refuses one sent by another site,
+// or without the session's CSRF token in its body, or with a field given
+// twice.
 func (p *page) checkForm(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		req := c.Request()
-		req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
-		s := sessionOf(c)
-		if crossSite(req) || !checkCSRF(s, req.FormValue("csrf")) {
+		form, err := p.readForm(c)
+		if form == nil {
+			return err
+		}
+		if crossSite(c.Request()) || !checkCSRF(sessionOf(c), form.Get("csrf")) {
 			return p.render(c, http.StatusForbidden, "error", newErrorView(http.StatusForbidden,
 				"this form did not come from this page (its security token is missing or stale): go back, reload and try again"))
 		}
+		if err := queryparam.Once(form, "csrf", "article_id", "note"); err != nil {
+			status, message := p.problem(c, err)
+			return p.render(c, status, "error", newErrorView(status, message))
+		}
 		return next(c)
 	}
+}
+
+// formInAddress is what a POST whose address carries a query is told.
+const formInAddress = "a form sends its fields, and its security token, in its body: this address must carry no query"
+
+// readForm reads a POST's form from its body alone, at most maxFormBytes,
+// into the request's PostForm, and refuses a POST whose address carries a
+// query: a field, and above all a security token, in an address ends up in
+// proxies' logs and browsers' history, and the page's forms never put one
+// there. It returns nil when it refused the form, with the error of
+// writing the page that says why.
+func (p *page) readForm(c echo.Context) (url.Values, error) {
+	req := c.Request()
+	if req.URL.RawQuery != "" {
+		return nil, p.render(c, http.StatusBadRequest, "error", newErrorView(http.StatusBadRequest, formInAddress))
+	}
+	req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
+	if err := req.ParseForm(); err != nil {
+		var mbe *http.MaxBytesError
+		if !errors.As(err, &mbe) {
+			err = &service.Error{Kind: service.KindInvalid, Field: "form", Message: "the form could not be read", Err: err}
+		}
+		status, message := p.problem(c, err)
+		return nil, p.render(c, status, "error", newErrorView(status, message))
+	}
+	return req.PostForm, nil
 }
 
 func sessionOf(c echo.Context) session {
@@ -187,24 +219,27 @@ func (p *page) signinForm(c echo.Context) error {
 // signin is POST /ui/signin: a name, and a key when DEDUP_API_KEYS is set.
 func (p *page) signin(c echo.Context) error {
 	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
-	v := signinView{layout: layout{Title: "Sign in", Open: p.keys.open}, Next: localNext(req.FormValue("next")), Name: req.FormValue("name")}
+	form, err := p.readForm(c)
+	if form == nil {
+		return err
+	}
+	v := signinView{layout: layout{Title: "Sign in", Open: p.keys.open}, Next: localNext(form.Get("next")), Name: form.Get("name")}
 	ck, err := c.Cookie(signinCookie)
-	if crossSite(req) || err != nil || ck.Value == "" || req.FormValue("csrf") != ck.Value {
+	if crossSite(req) || err != nil || ck.Value == "" || form.Get("csrf") != ck.Value {
 		v.CSRF = randomToken()
 		setCookie(c, signinCookie, v.CSRF, time.Hour)
 		v.Error = "The sign-in form expired or did not come from this page: try again."
 		return p.render(c, http.StatusForbidden, "signin", v)
 	}
 	v.CSRF = ck.Value
-	name, err := service.CheckEditor(req.FormValue("name"))
+	name, err := service.CheckEditor(form.Get("name"))
 	if err != nil {
 		var se *service.Error
 		errors.As(err, &se)
 		v.Error = "Your name " + strings.TrimPrefix(se.Message, "editor: ") + "."
 		return p.render(c, http.StatusUnprocessableEntity, "signin", v)
 	}
-	keyID, ok := p.keys.keyFor(req.FormValue("key"))
+	keyID, ok := p.keys.keyFor(form.Get("key"))
 	if !ok {
 		v.Error = "That key is not one of this server's API keys."
 		return p.render(c, http.StatusUnauthorized, "signin", v)
@@ -429,11 +464,7 @@ func (p *page) split(c echo.Context) error {
 
 // formArticle is the form's article_id: an article id, required.
 func formArticle(c echo.Context) (int64, error) {
-	form, err := c.FormParams()
-	if err != nil {
-		return 0, err
-	}
-	id, ok, err := queryparam.ID(form, "article_id")
+	id, ok, err := queryparam.ID(c.Request().PostForm, "article_id")
 	if err == nil && !ok {
 		err = service.Invalid("article_id", "is required: the article the form is about")
 	}
@@ -442,7 +473,7 @@ func formArticle(c echo.Context) (int64, error) {
 
 // decisionInput is who decides (the signed-in name) and their note.
 func (p *page) decisionInput(c echo.Context) service.DecisionInput {
-	return service.DecisionInput{Editor: sessionOf(c).Editor, Note: c.FormValue("note")}
+	return service.DecisionInput{Editor: sessionOf(c).Editor, Note: c.Request().PostForm.Get("note")}
 }
 
 // pathID is the {id} of the path; anything but a positive integer names no
