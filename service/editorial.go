@@ -56,10 +56,12 @@ type Decision struct {
 // DecisionInput says who decides, and why.
 type DecisionInput struct {
 	// Editor is the editor's name: 1 to MaxEditorLength characters, no
-	// control characters. It is their word, not an identity the service
-	// checks.
+	// control or format characters (CheckEditor). It is their word, not an
+	// identity the service checks.
 	Editor string
-	Note   string // at most MaxNoteLength characters
+	// Note is at most MaxNoteLength characters, its lines broken by LF or
+	// CRLF, with no other control character.
+	Note string
 }
 
 // The longest editor's name and note, in characters.
@@ -87,12 +89,33 @@ func (in *DecisionInput) validate() error {
 	if err := checkStrings("", field{"note", in.Note}); err != nil {
 		return err
 	}
+	if err := checkNote(in.Note); err != nil {
+		return err
+	}
 	return checkLength("note", in.Note, MaxNoteLength)
+}
+
+// checkNote refuses a note with a control character other than a line
+// break (LF, or CR before LF): a tab, a bell, a lone CR.
+func checkNote(note string) error {
+	for i, r := range note {
+		if r == '\n' || (r == '\r' && strings.HasPrefix(note[i+1:], "\n")) {
+			continue
+		}
+		if unicode.IsControl(r) {
+			return Invalid("note", "must not contain control characters other than line breaks (LF, CRLF), not %U", r)
+		}
+	}
+	return nil
 }
 
 // CheckEditor returns an editor's name without the blanks around it, or
 // KindInvalid (field "editor") for a name that is empty, longer than
-// MaxEditorLength characters, not UTF-8 or holds a control character.
+// MaxEditorLength characters, not UTF-8, or holds a control character, a
+// line or paragraph separator, or a format character (Unicode Cf: the
+// bidirectional controls such as U+202E, which would show the name, and
+// the text after it, reversed; zero-width characters such as U+200B, which
+// would make two names look alike).
 func CheckEditor(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -101,8 +124,11 @@ func CheckEditor(name string) (string, error) {
 	if err := checkStrings("", field{"editor", name}); err != nil {
 		return "", err
 	}
-	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return "", Invalid("editor", "must not contain control characters (line breaks, tabs)")
+	if i := strings.IndexFunc(name, unicode.IsControl); i >= 0 {
+		return "", Invalid("editor", "must not contain control characters (line breaks, tabs), not %U", []rune(name[i:])[0])
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) }); i >= 0 {
+		return "", Invalid("editor", "must not contain format characters (bidirectional controls, zero-width characters) or line separators, not %U", []rune(name[i:])[0])
 	}
 	return name, checkLength("editor", name, MaxEditorLength)
 }

@@ -348,7 +348,7 @@ func (p *page) cluster(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := clusterView{layout: p.layout(c, fmt.Sprintf("Cluster %d", id)), Cluster: view, Done: doneMessage(c, id)}
+	v := clusterView{layout: p.layout(c, fmt.Sprintf("Cluster %d", id)), Cluster: view, Done: doneMessage(c, view)}
 	if head, ok := view.Member(view.ID); ok {
 		v.Title, v.Headline = head.Title, head.Title
 	}
@@ -377,24 +377,6 @@ func (p *page) cluster(c echo.Context) error {
 		}
 	}
 	return p.render(c, http.StatusOK, "cluster", v)
-}
-
-// doneMessage is the notice after a form: one of a few sentences, never
-// text from the request.
-func doneMessage(c echo.Context, clusterID int64) string {
-	article, _ := strconv.ParseInt(c.QueryParam("article"), 10, 64)
-	switch c.QueryParam("done") {
-	case "kept":
-		return fmt.Sprintf("Article %d is now the kept member of this cluster.", article)
-	case "reset":
-		return "This cluster follows the keep rule again."
-	case "split":
-		if article == clusterID {
-			return fmt.Sprintf("Article %d was split out: it stays alone, and the articles that linked to it were judged again without it.", article)
-		}
-		return fmt.Sprintf("Article %d was split out, with the articles linking to it: it heads cluster %d now, and none of them will be linked to this cluster's articles again.", article, article)
-	}
-	return ""
 }
 
 // splitForm is GET /ui/clusters/{id}/split?article={id}: what a split would
@@ -428,10 +410,11 @@ func (p *page) keep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.svc.Keep(c.Request().Context(), id, article, p.decisionInput(c)); err != nil {
+	d, err := p.svc.Keep(c.Request().Context(), id, article, p.decisionInput(c))
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=kept&article=%d", id, article))
+	return done(c, d)
 }
 
 // reset is POST /ui/clusters/{id}/reset.
@@ -440,10 +423,11 @@ func (p *page) reset(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.svc.ResetKept(c.Request().Context(), id, p.decisionInput(c)); err != nil {
+	d, err := p.svc.ResetKept(c.Request().Context(), id, p.decisionInput(c))
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=reset", id))
+	return done(c, d)
 }
 
 // split is POST /ui/clusters/{id}/split.
@@ -456,10 +440,11 @@ func (p *page) split(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c)); err != nil {
+	res, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c))
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=split&article=%d", id, article))
+	return done(c, res.Decision)
 }
 
 // formArticle is the form's article_id: an article id, required.
