@@ -17,6 +17,8 @@ import (
 type Store interface {
 	Reader
 	EditorialReader
+	SecretStore
+	SessionStore
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
 	InTx(ctx context.Context, fn func(Tx) error) error
