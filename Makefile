@@ -60,6 +60,23 @@ db-stop:
 db-url:
 	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. url
 
+# ha-start: start (or make) the local pg_auto_failover formation in .data/ha
+# (a monitor, a primary and its synchronous standby; needs pg_autoctl),
+# migrate it and print its URL of both nodes. ha-stop stops it; ha-status
+# shows each node's state. run-ha serves against it (docs/operations.md).
+.PHONY: ha-start ha-stop ha-status run-ha
+ha-start:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha start
+
+ha-stop:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha stop
+
+ha-status:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha status
+
+run-ha: build
+	@DATABASE_URL="$$($(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha start)"; export DATABASE_URL; exec bin/dedupd serve
+
 # ---------------------------------------------------------------------------
 # Measurements. Each writes its figures into docs/; they take minutes.
 # ---------------------------------------------------------------------------
