@@ -347,6 +347,14 @@ func (c *Cluster) Stop(ctx context.Context, mode string) error {
 	return nil
 }
 
+// Exec runs a program as the user PostgreSQL runs as (pgBackRest, say), and
+// returns what it printed, both streams.
+func (c *Cluster) Exec(ctx context.Context, program string, args ...string) ([]byte, error) {
+	var out bytes.Buffer
+	err := c.run(ctx, &out, program, args...)
+	return out.Bytes(), err
+}
+
 // LogTail returns the last n lines of the server log, or why it cannot be
 // read.
 func (c *Cluster) LogTail(n int) string {
