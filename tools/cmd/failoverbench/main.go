@@ -103,7 +103,9 @@ func runTest(ctx context.Context, dir, detection string, r int) ([]sample, error
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, prefixed{}), io.MultiWriter(&out, prefixed{})
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("run %d: go test -run TestFailover: %w", r, err)
+		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		return nil, fmt.Errorf("run %d: go test -run TestFailover: %w; the end of its output:\n%s",
+			r, err, strings.Join(lines[max(0, len(lines)-60):], "\n"))
 	}
 	var got []sample
 	sc := bufio.NewScanner(&out)
