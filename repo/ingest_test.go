@@ -328,22 +328,6 @@ func checkLinks(t *testing.T, st *repo.Store) {
 	dbtest.CheckLinks(t, st.Pool())
 }
 
-func shingleSetOf(stored []int32) fingerprint.ShingleSet {
-	out := make(fingerprint.ShingleSet, len(stored))
-	for i, v := range stored {
-		out[i] = uint32(v)
-	}
-	return out
-}
-
-func wordSetOf(stored []int64) fingerprint.WordSet {
-	hashes := make([]uint64, len(stored))
-	for i, w := range stored {
-		hashes[i] = uint64(w)
-	}
-	return fingerprint.NewWordSet(hashes)
-}
-
 func countRows(t *testing.T, st *repo.Store, sql string) int64 {
 	t.Helper()
 	var n int64
