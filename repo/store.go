@@ -91,6 +91,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	// second), but batch ingest into a young table fell by a quarter (1,477
 	// and 1,385 → 1,152 and 1,023 articles/s, 2 clients, no sentence index).
 	// A database URL may still set plan_cache_mode.
+
 	// Acknowledged means stored as the server's synchronous_commit says:
 	// on a formation, on the synchronous standby too (docs/operations.md).
 	switch v := cfg.ConnConfig.RuntimeParams["synchronous_commit"]; strings.ToLower(v) {
