@@ -153,7 +153,7 @@ func report(samples []sample, detection string, runs int, commit string) string 
 		median = (durations[len(durations)/2-1] + durations[len(durations)/2]) / 2
 	}
 	fmt.Fprintf(&b, "## Failover: from the loss of the primary to the first acknowledged write (%s detection)\n\n", detection)
-	fmt.Fprintf(&b, "Measured %s at %s by `make bench-failover%s` (tools/cmd/failoverbench: %d runs of cmd/dedupd's TestFailover without -race, %d failovers), on %d cores shared with other work, PostgreSQL 15, pg_auto_failover 2.0.\n\n",
+	fmt.Fprintf(&b, "Measured %s at %s by `make bench-failover%s` (tools/cmd/failoverbench: %d run(s) of cmd/dedupd's TestFailover without -race, %d failovers), on %d cores shared with other work, PostgreSQL 15, pg_auto_failover 2.0.\n\n",
 		time.Now().UTC().Format("2006-01-02"), commit, map[string]string{"fast": "", "default": " DETECTION=default"}[detection], runs, len(samples), runtime.NumCPU())
 	fmt.Fprintf(&b, "**Median %.1f s**, range %.1f–%.1f s.\n\n", median.Seconds(), durations[0].Seconds(), durations[len(durations)-1].Seconds())
 	b.WriteString("| run | failover | node lost | kill → first acknowledged write |\n| --- | --- | --- | --- |\n")
