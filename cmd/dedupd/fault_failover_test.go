@@ -33,8 +33,10 @@ import (
 // it; tools/cmd/failoverbench collects it (make bench-failover). With
 // NEWSDEDUP_FAILOVER_DETECTION=default the monitor keeps pg_auto_failover's
 // own timing instead of the fast one for a local formation.
+//
+// It does not run in parallel: its load (three servers, twenty clients)
+// would slow the timing-bounded fault tests beside it.
 func TestFailover(t *testing.T) {
-	t.Parallel()
 	detection := pgcluster.FastDetection
 	if os.Getenv("NEWSDEDUP_FAILOVER_DETECTION") == "default" {
 		detection = pgcluster.Detection{}

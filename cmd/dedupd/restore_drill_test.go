@@ -30,8 +30,8 @@ import (
 // point, and dedupd started on it finds every article acknowledged before
 // the point — before and after the backup — and none acknowledged after;
 // every link is a real match. The drill's figures are logged.
+// Not in parallel, as TestFailover is not.
 func TestRestoreDrill(t *testing.T) {
-	t.Parallel()
 	_, err := exec.LookPath("pgbackrest")
 	dbtest.RequireProgram(t, err)
 	ctx := context.Background()
