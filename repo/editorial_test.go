@@ -15,6 +15,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -582,25 +583,11 @@ func checkSeparations(t *testing.T, st *repo.Store) {
 	}
 }
 
-// checkListing asserts that cluster_listing, which triggers keep, says what
-// the table says.
+// checkListing asserts that cluster_listing says what the table says
+// (dbtest.CheckListing).
 func checkListing(t *testing.T, st *repo.Store) {
 	t.Helper()
-	if n := countRows(t, st, `
-		WITH truth AS (
-			SELECT h.id AS cluster_id, h.published_at, m.size, m.sources, m.statuses, m.last_ingested
-			FROM (SELECT cluster_id, count(*) AS size, array_agg(DISTINCT source ORDER BY source) AS sources,
-			             array_agg(DISTINCT status ORDER BY status) AS statuses, max(ingested_at) AS last_ingested
-			      FROM articles GROUP BY cluster_id HAVING count(*) > 1) m
-			JOIN articles h ON h.id = m.cluster_id
-		)
-		SELECT count(*) FROM (
-			(SELECT * FROM truth EXCEPT SELECT * FROM cluster_listing)
-			UNION ALL
-			(SELECT * FROM cluster_listing EXCEPT SELECT * FROM truth)
-		) diff`); n != 0 {
-		t.Errorf("cluster_listing differs from the table in %d rows", n)
-	}
+	dbtest.CheckListing(t, st.Pool())
 }
 
 // TestArticleTextLength holds the keep rule's length to what a reader

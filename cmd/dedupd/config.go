@@ -100,7 +100,7 @@ func settings() []setting {
 	d := service.DefaultOptions
 	return []setting{
 		{name: "DATABASE_URL", shown: "(none)",
-			meaning: "PostgreSQL URL (postgres://user:pass@host:5432/db?sslmode=disable) or key=value string; required by serve, migrate and import; the service's sessions run with jit off unless it sets jit (jit=on)",
+			meaning: "PostgreSQL URL (postgres://user:pass@host:5432/db?sslmode=disable) or key=value string; required by serve, migrate and import; the service's sessions run with jit off unless it sets jit (jit=on); for a replicated formation, both nodes with target_session_attrs=read-write (postgres://user:pass@db1:5432,db2:5432/db?target_session_attrs=read-write), and never a synchronous_commit below on (docs/operations.md)",
 			read:    readDatabaseURL},
 		{name: "DEDUP_ADDR", def: defaultAddr,
 			meaning: "host:port the HTTP server listens on (port 0 picks a free port)",
