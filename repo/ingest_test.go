@@ -36,7 +36,7 @@ func nearPairs(t *testing.T, n int) [][2]corpus.Article {
 		b := nv.Apply(rng, a, corpus.Light)
 		fa, fb := mustFingerprint(t, a), mustFingerprint(t, b)
 		aInB, bInA := fingerprint.Coverage(fa.Shingles, fb.Shingles)
-		if fingerprint.Distance(fa.Simhash, fb.Simhash) <= 3 && max(aInB, bInA) >= service.DefaultOptions.MinOverlap {
+		if fingerprint.Distance(fa.Simhash, fb.Simhash) <= 3 && min(aInB, bInA) >= service.HoldShare {
 			pairs = append(pairs, [2]corpus.Article{a, b})
 		}
 		if len(pairs) == n {
@@ -368,8 +368,10 @@ func checkLinks(t *testing.T, st *repo.Store) {
 		case float32(o) != overlap:
 			t.Errorf("article %d links to %d with stored overlap %v; the shingles share %v", id, linked, overlap, o)
 		case status == string(service.StatusPartialDuplicate):
-			// Judged by its sentences (checked below), not its fingerprint.
-		case d > fingerprint.MaxIndexedDistance || r < service.DefaultOptions.MinWordRatio || o < service.DefaultOptions.MinOverlap:
+			// Judged by its sentences or its text, or a match by its
+			// fingerprint that is not near (checked below).
+		case d > fingerprint.MaxIndexedDistance || r < service.DefaultOptions.MinWordRatio || min(aInB, bInA) < service.DefaultOptions.MinOverlap ||
+			max(aInB, bInA) >= service.HoldShare && min(aInB, bInA) < service.HoldShare:
 			t.Errorf("article %d is %s of %d at distance %d, ratio %v, overlap %v: beyond the thresholds", id, status, linked, d, r, o)
 		case sameText != (status == string(service.StatusExactDuplicate)):
 			t.Errorf("article %d is %s of %d, same text: %v", id, status, linked, sameText)
@@ -383,14 +385,15 @@ func checkLinks(t *testing.T, st *repo.Store) {
 		WHERE d.fingerprint_version <> l.fingerprint_version`); n != 0 {
 		t.Errorf("%d articles link to an article of another fingerprint version", n)
 	}
-	if n := countRows(t, st, `
+	if n := countRows(t, st, fmt.Sprintf(`
 		SELECT count(*) FROM articles d
 		WHERE d.status = 'partial_duplicate'
+		  AND NOT (d.distance <= 3 AND d.overlap >= %v) -- a match by its fingerprint (service/near.go)
 		  AND (NOT (d.coverage_this >= 0.6 OR d.coverage_that >= 0.7)
 		       OR NOT EXISTS (SELECT 1 FROM sentences x JOIN sentences y
 		                        ON y.text_hash = x.text_hash OR bit_count((x.simhash # y.simhash)::bit(64)) <= 3
-		                      WHERE x.article_id = d.id AND y.article_id = d.duplicate_of))`); n != 0 {
-		t.Errorf("%d partial duplicates share no sentence with the article they link to, or too little of it", n)
+		                      WHERE x.article_id = d.id AND y.article_id = d.duplicate_of))`, service.DefaultOptions.MinOverlap)); n != 0 {
+		t.Errorf("%d partial duplicates share no sentence with the article they link to, or too little of it, and are no match by their fingerprint", n)
 	}
 	if n := countRows(t, st, `
 		WITH RECURSIVE up(id, at, depth) AS (
