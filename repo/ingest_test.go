@@ -37,7 +37,7 @@ func nearPairs(t *testing.T, n int) [][2]corpus.Article {
 		b := nv.Apply(rng, a, corpus.Light)
 		fa, fb := mustFingerprint(t, a), mustFingerprint(t, b)
 		aInB, bInA := fingerprint.Coverage(fa.Shingles, fb.Shingles)
-		if fingerprint.Distance(fa.Simhash, fb.Simhash) <= 3 && max(aInB, bInA) >= service.DefaultOptions.MinOverlap {
+		if fingerprint.Distance(fa.Simhash, fb.Simhash) <= 3 && min(aInB, bInA) >= service.HoldShare {
 			pairs = append(pairs, [2]corpus.Article{a, b})
 		}
 		if len(pairs) == n {

@@ -122,7 +122,7 @@ func settings() []setting {
 				return err
 			}},
 		{name: "DEDUP_MIN_OVERLAP", def: strconv.FormatFloat(d.MinOverlap, 'g', -1, 64),
-			meaning: "default smallest share of text a near duplicate shares with the article it links to, 0-1",
+			meaning: "default smallest share of the shorter text a match shares with the article it links to (of both texts for a near duplicate), 0-1",
 			read: func(c *Config, v string) error {
 				f, err := number(v)
 				c.Options.MinOverlap = f

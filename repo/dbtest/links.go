@@ -2,6 +2,7 @@ package dbtest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -65,8 +66,10 @@ func CheckLinks(t testing.TB, db Querier) {
 		case float32(o) != overlap:
 			t.Errorf("article %d links to %d with stored overlap %v; the shingles share %v", id, linked, overlap, o)
 		case status == string(service.StatusPartialDuplicate):
-			// Judged by its sentences (checked below), not its fingerprint.
-		case d > fingerprint.MaxIndexedDistance || r < service.DefaultOptions.MinWordRatio || o < service.DefaultOptions.MinOverlap:
+			// Judged by its sentences or its text, or a match by its
+			// fingerprint that is not near (checked below).
+		case d > fingerprint.MaxIndexedDistance || r < service.DefaultOptions.MinWordRatio || min(aInB, bInA) < service.DefaultOptions.MinOverlap ||
+			max(aInB, bInA) >= service.HoldShare && min(aInB, bInA) < service.HoldShare:
 			t.Errorf("article %d is %s of %d at distance %d, ratio %v, overlap %v: beyond the thresholds", id, status, linked, d, r, o)
 		case sameText != (status == string(service.StatusExactDuplicate)):
 			t.Errorf("article %d is %s of %d, same text: %v", id, status, linked, sameText)
@@ -80,14 +83,15 @@ func CheckLinks(t testing.TB, db Querier) {
 		WHERE d.fingerprint_version <> l.fingerprint_version`); n != 0 {
 		t.Errorf("%d articles link to an article of another fingerprint version", n)
 	}
-	if n := countRows(t, db, `
+	if n := countRows(t, db, fmt.Sprintf(`
 		SELECT count(*) FROM articles d
 		WHERE d.status = 'partial_duplicate'
+		  AND NOT (d.distance <= 3 AND d.overlap >= %v) -- a match by its fingerprint (service/near.go)
 		  AND (NOT (d.coverage_this >= 0.6 OR d.coverage_that >= 0.7)
 		       OR NOT EXISTS (SELECT 1 FROM sentences x JOIN sentences y
 		                        ON y.text_hash = x.text_hash OR bit_count((x.simhash # y.simhash)::bit(64)) <= 3
-		                      WHERE x.article_id = d.id AND y.article_id = d.duplicate_of))`); n != 0 {
-		t.Errorf("%d partial duplicates share no sentence with the article they link to, or too little of it", n)
+		                      WHERE x.article_id = d.id AND y.article_id = d.duplicate_of))`, service.DefaultOptions.MinOverlap)); n != 0 {
+		t.Errorf("%d partial duplicates share no sentence with the article they link to, or too little of it, and are no match by their fingerprint", n)
 	}
 	if n := countRows(t, db, `
 		WITH RECURSIVE up(id, at, depth) AS (
