@@ -137,9 +137,11 @@ func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
 // clusters in two statements however many. The first writes each verdict
 // with the head the caller knows (l.ClusterID), or for now, when it does
 // not, the one stored or the article linked to, as the table's check wants
-// one. The second gives the others theirs, walking up from each to its
-// head, and moves every article whose links lead through one whose cluster
-// changed, walking down its subtree.
+// one; it tells which moved to another cluster with articles linking to
+// them (as they were: the statement reads the rows before it). The second,
+// only when there are such or unknown heads, gives the others theirs,
+// walking up from each to its head, and moves the articles whose links lead
+// through one that moved, walking down its subtree.
 func (t *storeTx) RelinkMany(ctx context.Context, ls []service.Link) error {
 	if len(ls) == 0 {
 		return nil
@@ -170,19 +172,20 @@ func (t *storeTx) RelinkMany(ctx context.Context, ls []service.Link) error {
 		     AS n(id, status, link, cluster, distance, word_ratio, overlap, coverage_this, coverage_that)
 		JOIN articles o ON o.id = n.id
 		WHERE a.id = n.id
-		RETURNING a.id, a.cluster_id, o.cluster_id <> a.cluster_id, n.link <> 0 AND n.cluster = 0`,
+		RETURNING a.id, a.cluster_id, n.link <> 0 AND n.cluster = 0,
+		          o.cluster_id <> a.cluster_id AND EXISTS (SELECT 1 FROM articles c WHERE c.duplicate_of = a.id)`,
 		ids, statuses, links, clusters, distances, ratios, overlaps, this, that)
 	if err != nil {
 		return interpretError(err, "relink articles")
 	}
 	var (
 		id, cluster     int64
-		moved, unknown  bool
+		unknown, moved  bool // moved: to another cluster, with articles linking to it
 		found           int
 		walkUp          []int64
 		movers, movedTo []int64
 	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &cluster, &moved, &unknown}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &cluster, &unknown, &moved}, func() error {
 		found++
 		switch {
 		case unknown:
