@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -78,6 +79,9 @@ type CorrectionRun struct {
 	// not as the operation should leave it; Why is the first such finding.
 	Wrong int    `json:"wrong,omitempty"`
 	Why   string `json:"why,omitempty"`
+	// Refused counts the requests the service answered with an error (its
+	// time counted all the same).
+	Refused int `json:"refused,omitempty"`
 }
 
 // run returns the section's run of op at n dependants, or nil.
@@ -124,6 +128,7 @@ func benchCorrections(ctx context.Context, cfg *config, dict *fingerprint.Dictio
 	*made = append(*made, run)
 	times := make(map[string]map[int][]float64)
 	wrong := make(map[string]map[int][]string)
+	refused := make(map[string]map[int]int)
 	for rep := range cfg.correctionReps {
 		res.LoadAvg = append(res.LoadAvg, loadAverage(fmt.Sprintf("corrections, repetition %d", rep+1)))
 		for _, n := range cfg.correctionDependants {
@@ -133,11 +138,14 @@ func benchCorrections(ctx context.Context, cfg *config, dict *fingerprint.Dictio
 					return nil, fmt.Errorf("%s with %d dependants: %w", op, n, err)
 				}
 				if times[op] == nil {
-					times[op], wrong[op] = make(map[int][]float64), make(map[int][]string)
+					times[op], wrong[op], refused[op] = make(map[int][]float64), make(map[int][]string), make(map[int]int)
 				}
 				times[op][n] = append(times[op][n], took.Seconds()*1000)
 				if why != "" {
 					wrong[op][n] = append(wrong[op][n], why)
+				}
+				if why == refusedWhy {
+					refused[op][n]++
 				}
 			}
 		}
@@ -146,7 +154,7 @@ func benchCorrections(ctx context.Context, cfg *config, dict *fingerprint.Dictio
 	for _, op := range correctionOps {
 		none := summarize(times[op][0])
 		for _, n := range cfg.correctionDependants {
-			run := CorrectionRun{Operation: op, Dependants: n, MS: summarize(times[op][n]), Wrong: len(wrong[op][n])}
+			run := CorrectionRun{Operation: op, Dependants: n, MS: summarize(times[op][n]), Wrong: len(wrong[op][n]), Refused: refused[op][n]}
 			if none.Median > 0 {
 				run.Ratio = run.MS.Median / none.Median
 			}
@@ -209,7 +217,12 @@ func measureCorrection(ctx context.Context, cfg *config, dict *fingerprint.Dicti
 	if err := api.check(ctx, story); err != nil {
 		return 0, "", fmt.Errorf("warm up: %w", err)
 	}
-	if took, err = api.do(ctx, op, original, story, other); err != nil {
+	var refusal *statusError
+	took, err = api.do(ctx, op, original, story, other)
+	switch {
+	case errors.As(err, &refusal) && refusal.got >= 500:
+		return took, refusedWhy, nil
+	case err != nil:
 		return 0, "", err
 	}
 	pool, err := openPool(ctx, dbURL, 1)
@@ -344,7 +357,7 @@ func (a *storyAPI) send(ctx context.Context, method, path string, body []byte, w
 		return err
 	}
 	if resp.StatusCode != want {
-		return fmt.Errorf("%s %s: %d %s, want %d", method, path, resp.StatusCode, data, want)
+		return &statusError{fmt.Sprintf("%s %s", method, path), resp.StatusCode, want, string(data)}
 	}
 	if out != nil {
 		return json.Unmarshal(data, out)
@@ -374,4 +387,19 @@ func checkCorrection(ctx context.Context, pool *pgxpool.Pool, op string, id int6
 		return fmt.Sprintf("the copies are in %d clusters, %d linking to the original", clusters, linked), nil
 	}
 	return "", nil
+}
+
+// refusedWhy is what a measurement found wrong when the service refused
+// the request.
+const refusedWhy = "refused"
+
+// statusError is an answer with another status than the one wanted.
+type statusError struct {
+	request   string
+	got, want int
+	body      string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("%s: %d %s, want %d", e.request, e.got, e.body, e.want)
 }

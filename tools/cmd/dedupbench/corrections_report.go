@@ -37,7 +37,10 @@ func writeCorrections(b *strings.Builder, r *CorrectionsResult, goals bool) {
 	w("| operation | dependants | median | p90 | p99 | max | ratio | wrong |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, run := range r.Runs {
 		wrong := "0"
-		if run.Wrong > 0 {
+		switch {
+		case run.Refused > 0 && run.Refused == run.Wrong:
+			wrong = fmt.Sprintf("%d refused (503)", run.Refused)
+		case run.Wrong > 0:
 			wrong = fmt.Sprintf("%d: %s", run.Wrong, run.Why)
 		}
 		w("| %s | %s | %s ms | %s ms | %s ms | %s ms | %s× | %s |\n", run.Operation, num(run.Dependants),
