@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Dependants. When an article changes or leaves — it is deleted, its key
@@ -20,7 +22,7 @@ import (
 //
 //  1. read them, earliest ingested first, with their fingerprints, the
 //     indexed sentences of each text, and the editors' separations
-//     (readGroup: four statements);
+//     (readGroup: three statements);
 //  2. measure them in memory (dependants_measure.go): against the
 //     article's new content when it is a correction (keepDependants), each
 //     keeping its link, measured anew, when it still holds; otherwise
@@ -122,13 +124,13 @@ func (s *Service) keepDependants(ctx context.Context, tx Tx, locks *clusterLocks
 	p := newRelinks(g, was, next.ClusterID)
 	type measured struct {
 		text    [sha256.Size]byte
-		version int16
+		version fingerprint.Version
 		within  bool
 	}
 	memo := make(map[measured]decision) // a text measured once against next, in or out of its window
 	var rest []int
 	for i, m := range g.members {
-		key := measured{m.ContentHash, int16(m.fp.Version), inWindow(next.PublishedAt, m.PublishedAt, g.opts)}
+		key := measured{m.ContentHash, m.fp.Version, inWindow(next.PublishedAt, m.PublishedAt, g.opts)}
 		d, ok := memo[key]
 		if !ok {
 			d = linkTo(m, next, g.opts)
