@@ -60,6 +60,23 @@ db-stop:
 db-url:
 	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. url
 
+# ha-start: start (or make) the local pg_auto_failover formation in .data/ha
+# (a monitor, a primary and its synchronous standby; needs pg_autoctl),
+# migrate it and print its URL of both nodes. ha-stop stops it; ha-status
+# shows each node's state. run-ha serves against it (docs/operations.md).
+.PHONY: ha-start ha-stop ha-status run-ha
+ha-start:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha start
+
+ha-stop:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha stop
+
+ha-status:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha status
+
+run-ha: build
+	@DATABASE_URL="$$($(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha start)"; export DATABASE_URL; exec bin/dedupd serve
+
 # ---------------------------------------------------------------------------
 # Measurements. Each writes its figures into docs/; they take minutes.
 # ---------------------------------------------------------------------------
@@ -112,6 +129,23 @@ loadtest:
 loadtest-crowded:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupload -corpus novel -reps 1 -md ../docs/loadtest-crowded.md
 	$(TOOLS) $(GO) run ./cmd/dedupbench -rerender ../docs/benchmarks.json -out ../docs
+
+# bench-failover: the time from the loss of the primary to the first
+# acknowledged write, over RUNS runs of the failover test (two failovers
+# each; about 1.5 min a run), into docs/failover.md; DETECTION=default for
+# pg_auto_failover's own timing (about 1 min a failover), into
+# docs/failover-default.md. Needs pg_autoctl.
+# restore-drill: the backup and point-in-time restore drill with pgBackRest
+# (cmd/dedupd TestRestoreDrill, also in make test), its figures printed.
+RUNS ?= 3
+DETECTION ?= fast
+.PHONY: bench-failover restore-drill
+bench-failover:
+	$(TOOLS) $(GO) run ./cmd/failoverbench -runs $(RUNS) -detection $(DETECTION) \
+		-md ../docs/failover$(if $(filter default,$(DETECTION)),-default).md
+
+restore-drill:
+	NEWSDEDUP_REQUIRE_HA=1 $(GO) test -count=1 -run '^TestRestoreDrill$$' -v ./cmd/dedupd/ | grep -E 'drill:|^(---|ok|FAIL)'
 
 # screenshots: the browser test of the editors' page (tools/uitest), saving
 # its screenshots into docs/ (needs chromium and fonts-wqy-zenhei).

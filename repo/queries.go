@@ -359,12 +359,12 @@ func (q queries) Body(ctx context.Context, id int64) (string, error) {
 func (q queries) Upgrade(ctx context.Context, uq service.UpgradeQuery) ([]service.ArticlePosition, error) {
 	rows, err := q.db.Query(ctx, `
 		SELECT id, ingested_at FROM articles
-		WHERE CASE WHEN $1 THEN fingerprint_version = $2 AND status = 'unique' AND ingested_at > $3
+		WHERE CASE WHEN $1 THEN fingerprint_version = $2 AND status = 'unique' AND ingested_at < $3
 		           ELSE fingerprint_version <> $2 END
 		  AND (ingested_at, id) > ($4, $5)
 		ORDER BY ingested_at, id
 		LIMIT $6`,
-		uq.Unique, uq.Version, lowerBound(uq.Since), lowerBound(uq.After.IngestedAt), uq.After.ID, limitArg(uq.Limit))
+		uq.Unique, uq.Version, upperBound(uq.Before), lowerBound(uq.After.IngestedAt), uq.After.ID, limitArg(uq.Limit))
 	if err != nil {
 		return nil, interpretError(err, "list articles to upgrade")
 	}

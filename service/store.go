@@ -17,6 +17,8 @@ import (
 type Store interface {
 	Reader
 	EditorialReader
+	SecretStore
+	SessionStore
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -26,6 +28,20 @@ type Store interface {
 	// all sessions together (max_locks_per_transaction × (max_connections
 	// + max_prepared_transactions)).
 	LockTableSize(ctx context.Context) (int, error)
+	// RejudgeHorizon returns a time before which every stored article is
+	// of version v and every article ingested is visible: the database's
+	// clock once the writes under way when it was read have ended, or the
+	// time the earliest article of another version was ingested, whichever
+	// is earlier.
+	RejudgeHorizon(ctx context.Context, v fingerprint.Version) (time.Time, error)
+	// RejudgeMark returns how far the unique articles of version v have
+	// been judged again (MarkRejudged). The first time, it records a mark
+	// just before the earliest stored article of version v, or at the
+	// database's clock when there is none.
+	RejudgeMark(ctx context.Context, v fingerprint.Version) (ArticlePosition, error)
+	// MarkRejudged records that the unique articles of version v up to
+	// position p have been judged again; a mark never moves back.
+	MarkRejudged(ctx context.Context, v fingerprint.Version, p ArticlePosition) error
 }
 
 // Reader holds the queries, inside a transaction or outside.
@@ -78,7 +94,7 @@ type Reader interface {
 	Body(ctx context.Context, id int64) (string, error)
 	// Upgrade lists up to q.Limit articles after q.After (by ingested_at,
 	// then id), earliest first: with q.Unique, the unique articles of
-	// version q.Version ingested after q.Since; otherwise the articles of
+	// version q.Version ingested before q.Before; otherwise the articles of
 	// any other version.
 	Upgrade(ctx context.Context, q UpgradeQuery) ([]ArticlePosition, error)
 	// CountOutdated returns how many articles have a fingerprint version
@@ -179,8 +195,8 @@ type ArticlePosition struct {
 // UpgradeQuery asks for the articles an upgrade works through.
 type UpgradeQuery struct {
 	Version fingerprint.Version
-	Unique  bool      // the unique articles of Version ingested after Since; else those of other versions
-	Since   time.Time // with Unique
+	Unique  bool      // the unique articles of Version ingested before Before; else those of other versions
+	Before  time.Time // with Unique
 	After   ArticlePosition
 	Limit   int
 }
