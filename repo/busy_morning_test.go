@@ -22,7 +22,11 @@ import (
 // and two portals delete their reposts, which other portals had copied.
 // No request is refused; the corrected original still heads its cluster,
 // ingested when it first was; every link is real (checkLinks), and the
-// stored-links query of docs/reporting.md finds nothing.
+// stored-links query of docs/reporting.md finds nothing. The requests
+// carry no deadline, which would test the machine's speed rather than the
+// service: under the race detector on a shared machine, a copy of a story
+// already copied a thousand times may wait a minute for the copies before
+// it (each reads a thousand of them as candidates), corrections or not.
 func TestBusyMorning(t *testing.T) {
 	const writers, copies, portals = 16, 1000, 40
 	st := newStore(t, writers+4)
@@ -146,7 +150,7 @@ func TestBusyMorning(t *testing.T) {
 	for range writers {
 		wg.Go(func() {
 			for r := range queue {
-				rctx, cancel := context.WithTimeout(ctx, requestDeadline)
+				rctx := ctx
 				start := time.Now()
 				switch {
 				case r.version > 0:
@@ -180,7 +184,6 @@ func TestBusyMorning(t *testing.T) {
 						}
 					}
 				}
-				cancel()
 				mu.Lock()
 				slowest = max(slowest, time.Since(start))
 				received += len(r.copies)

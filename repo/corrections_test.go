@@ -239,11 +239,6 @@ func TestDependantsInBoundedStatements(t *testing.T) {
 	}
 }
 
-// requestDeadline is the deadline of each request of the busy morning: the
-// API's (10 s by default) is meant for a production machine; the race
-// detector and a shared machine make this one several times slower.
-const requestDeadline = time.Minute
-
 // TestLeaveJudgesTheRestAgain deletes an article two excerpts link to, one
 // of its first sentences, one of the rest, most of which another stored
 // article also holds: the first excerpt heads itself, the second, matching
