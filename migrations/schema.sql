@@ -57,12 +57,14 @@ CREATE FUNCTION public.cluster_listing_after_update() RETURNS trigger
     AS $$
 BEGIN
     PERFORM refresh_cluster_listing(ARRAY(
-        SELECT c
-        FROM old_rows o
-        JOIN new_rows n ON n.id = o.id
-        CROSS JOIN LATERAL (VALUES (o.cluster_id), (n.cluster_id)) AS v(c)
-        WHERE (o.cluster_id, o.status, o.source, o.published_at, o.ingested_at)
-              IS DISTINCT FROM (n.cluster_id, n.status, n.source, n.published_at, n.ingested_at)));
+        SELECT DISTINCT cluster_id
+        FROM ((SELECT id, cluster_id, status, source, published_at, ingested_at FROM old_rows
+               EXCEPT
+               SELECT id, cluster_id, status, source, published_at, ingested_at FROM new_rows)
+              UNION ALL
+              (SELECT id, cluster_id, status, source, published_at, ingested_at FROM new_rows
+               EXCEPT
+               SELECT id, cluster_id, status, source, published_at, ingested_at FROM old_rows)) changed));
     RETURN NULL;
 END
 $$;
@@ -171,7 +173,7 @@ COMMENT ON COLUMN public.articles.external_id IS 'The client''s id of the articl
 
 COMMENT ON COLUMN public.articles.published_at IS 'When the article was published, as the client said (default: when it was ingested).';
 
-COMMENT ON COLUMN public.articles.ingested_at IS 'When the current content of the article was stored; the earliest ingested member of a cluster is its canonical article.';
+COMMENT ON COLUMN public.articles.ingested_at IS 'When the article was stored, or last got another story under its key; a correction (new content still a duplicate of the old) keeps it, so that the article stays before its copies. The earliest ingested member of a cluster is its head.';
 
 COMMENT ON COLUMN public.articles.content_hash IS 'SHA-256 of the normalised title and body: equal hashes are exact duplicates.';
 
