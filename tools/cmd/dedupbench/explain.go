@@ -22,7 +22,6 @@ type planNode struct {
 	LossyHeapBlocks  float64    `json:"Lossy Heap Blocks"`
 	SharedHitBlocks  float64    `json:"Shared Hit Blocks"`
 	SharedReadBlocks float64    `json:"Shared Read Blocks"`
-	WorkersLaunched  float64    `json:"Workers Launched"`
 	Plans            []planNode `json:"Plans"`
 }
 
