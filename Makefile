@@ -60,6 +60,23 @@ db-stop:
 db-url:
 	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. url
 
+# ha-start: start (or make) the local pg_auto_failover formation in .data/ha
+# (a monitor, a primary and its synchronous standby; needs pg_autoctl),
+# migrate it and print its URL of both nodes. ha-stop stops it; ha-status
+# shows each node's state. run-ha serves against it (docs/operations.md).
+.PHONY: ha-start ha-stop ha-status run-ha
+ha-start:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha start
+
+ha-stop:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha stop
+
+ha-status:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha status
+
+run-ha: build
+	@DATABASE_URL="$$($(TOOLS) $(GO) run ./cmd/devdb -dir .. -ha start)"; export DATABASE_URL; exec bin/dedupd serve
+
 # ---------------------------------------------------------------------------
 # Measurements. Each writes its figures into docs/; they take minutes.
 # ---------------------------------------------------------------------------
@@ -67,18 +84,23 @@ db-url:
 # bench: fingerprint throughput (go test -bench, one core), then the index,
 # the full scan, pg_trgm and the HTTP API at 100k and 1M stored fingerprints
 # (add TIERS=100k,1m,5m for the 5M tier), /v1/check on real news at 1M
-# stored articles, the sentence lookup and ingest on real news, into
-# docs/benchmarks.md.
+# stored articles, the sentence lookup, ingest on real news, and corrections
+# and deletions of a much-copied article, into docs/benchmarks.md.
 # bench-news-check: /v1/check on real news (../shared/corpora) against
 # 1,000,000 stored articles alone (about 6 min), merged into docs/benchmarks.*.
+# bench-corrections: corrections and deletions of an article that 0, 100,
+# 1,000 and 10,000 copies link to, alone (about 10 min), merged likewise.
 TIERS ?= 100k,1m
-.PHONY: bench bench-news-check eval
+.PHONY: bench bench-news-check bench-corrections eval
 bench:
 	$(GO) test -run XXX -bench . -benchtime 3s -cpu 1 ./service/fingerprint/
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out ../docs
 
 bench-news-check:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -only news-check -out ../docs
+
+bench-corrections:
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -only corrections -out ../docs
 
 # eval: detection quality on real news (../shared/corpora, or CORPORA=DIR),
 # end to end through the API, with the 围城 regression check and the sweep
@@ -107,6 +129,23 @@ loadtest:
 loadtest-crowded:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupload -corpus novel -reps 1 -md ../docs/loadtest-crowded.md
 	$(TOOLS) $(GO) run ./cmd/dedupbench -rerender ../docs/benchmarks.json -out ../docs
+
+# bench-failover: the time from the loss of the primary to the first
+# acknowledged write, over RUNS runs of the failover test (two failovers
+# each; about 1.5 min a run), into docs/failover.md; DETECTION=default for
+# pg_auto_failover's own timing (about 1 min a failover), into
+# docs/failover-default.md. Needs pg_autoctl.
+# restore-drill: the backup and point-in-time restore drill with pgBackRest
+# (cmd/dedupd TestRestoreDrill, also in make test), its figures printed.
+RUNS ?= 3
+DETECTION ?= fast
+.PHONY: bench-failover restore-drill
+bench-failover:
+	$(TOOLS) $(GO) run ./cmd/failoverbench -runs $(RUNS) -detection $(DETECTION) \
+		-md ../docs/failover$(if $(filter default,$(DETECTION)),-default).md
+
+restore-drill:
+	NEWSDEDUP_REQUIRE_HA=1 $(GO) test -count=1 -run '^TestRestoreDrill$$' -v ./cmd/dedupd/ | grep -E 'drill:|^(---|ok|FAIL)'
 
 # screenshots: the browser test of the editors' page (tools/uitest), saving
 # its screenshots into docs/ (needs chromium and fonts-wqy-zenhei).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -136,6 +137,9 @@ func (a *api) findArticle(c echo.Context) error {
 // findByKey is GET /v1/articles?source=&external_id=.
 func (a *api) findByKey(c echo.Context) error {
 	q := c.QueryParams()
+	if err := queryparam.Once(q, "source", "external_id"); err != nil {
+		return err
+	}
 	art, err := a.svc.FindArticleByKey(c.Request().Context(), q.Get("source"), q.Get("external_id"))
 	if err != nil {
 		return err
@@ -172,6 +176,9 @@ func (a *api) sharedSentences(c echo.Context) error {
 	}
 	opts := service.DefaultSharedOptions
 	q := c.QueryParams()
+	if err := queryparam.Once(q, "window_hours", "limit"); err != nil {
+		return err
+	}
 	if v := q.Get("window_hours"); v != "" {
 		hours, perr := strconv.ParseFloat(v, 64)
 		if perr != nil {

@@ -16,11 +16,13 @@ import (
 // listClusters is GET /v1/clusters: a page of the clusters of two or more
 // articles, newest first.
 func (a *api) listClusters(c echo.Context) error {
-	q, err := clusterquery.Parse(c.QueryParams().Get)
+	ctx := c.Request().Context()
+	key := func() ([]byte, error) { return a.svc.CursorKey(ctx) }
+	q, err := clusterquery.Parse(c.QueryParams(), key)
 	if err != nil {
 		return err
 	}
-	page, err := a.svc.Clusters(c.Request().Context(), q)
+	page, err := a.svc.Clusters(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -29,7 +31,11 @@ func (a *api) listClusters(c echo.Context) error {
 		r.Clusters = append(r.Clusters, clusterSummary(s))
 	}
 	if page.Next != nil {
-		next := clusterquery.EncodeCursor(*page.Next)
+		k, err := key()
+		if err != nil {
+			return err
+		}
+		next := clusterquery.EncodeCursor(*page.Next, k)
 		r.NextCursor = &next
 	}
 	return c.JSON(http.StatusOK, r)

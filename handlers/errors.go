@@ -233,7 +233,9 @@ func (a *api) handleError(err error, c echo.Context) {
 	switch {
 	case p.status == http.StatusUnauthorized:
 		res.Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
-	case p.retryAfter:
+	case p.retryAfter, p.status == http.StatusServiceUnavailable:
+		// Every 503 is transient: the database is away (an outage, a
+		// failover: docs/operations.md), or writers collided.
 		res.Header().Set(echo.HeaderRetryAfter, "1")
 	}
 	// For HEAD too: net/http sends the headers and drops the body.

@@ -28,6 +28,8 @@ const (
 	DefaultMaxBodyBytes   = 2 << 20  // 2 MiB
 	DefaultMaxBatchBytes  = 32 << 20 // 32 MiB
 	DefaultRequestTimeout = 10 * time.Second
+	// DefaultUIIdleTimeout ends an editors' page session unused this long.
+	DefaultUIIdleTimeout = ui.DefaultIdleTimeout
 )
 
 // Config configures the HTTP API.
@@ -44,6 +46,9 @@ type Config struct {
 	// RequestTimeout is the deadline put on every request's context;
 	// DefaultRequestTimeout when 0.
 	RequestTimeout time.Duration
+	// UIIdleTimeout ends an editors' page session unused for this long;
+	// DefaultUIIdleTimeout when 0.
+	UIIdleTimeout time.Duration
 	// Logger receives the access log and the causes of 5xx responses.
 	// Required.
 	Logger *slog.Logger
@@ -76,7 +81,7 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 		return nil, errors.New("handlers: Config.Logger is required")
 	case cfg.Registry == nil:
 		return nil, errors.New("handlers: Config.Registry is required")
-	case cfg.MaxBodyBytes < 0 || cfg.MaxBatchBytes < 0 || cfg.RequestTimeout < 0:
+	case cfg.MaxBodyBytes < 0 || cfg.MaxBatchBytes < 0 || cfg.RequestTimeout < 0 || cfg.UIIdleTimeout < 0:
 		return nil, errors.New("handlers: limits and timeout must not be negative")
 	}
 	m, err := newMetrics(cfg.Registry)
@@ -121,7 +126,8 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 		a.authenticate,
 	)
 	a.routes(e)
-	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger}); err != nil {
+	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger,
+		IdleTimeout: cfg.UIIdleTimeout}); err != nil {
 		return nil, err
 	}
 	m.knownRoutes(e)

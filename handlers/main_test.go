@@ -259,6 +259,9 @@ func wantError(tb testing.TB, what string, r response, status int, code string) 
 	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		tb.Errorf("%s: Content-Type = %q, want application/json", what, ct)
 	}
+	if status == http.StatusServiceUnavailable && r.header.Get("Retry-After") == "" {
+		tb.Errorf("%s: a 503 without Retry-After", what)
+	}
 	e := decode[errorBody](tb, r)
 	if e.Error.Code != code {
 		tb.Errorf("%s: error code = %q, want %q (%v)", what, e.Error.Code, code, r)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"reflect"
 	"strings"
 	"time"
@@ -169,7 +170,11 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 		if errors.As(err, &re) {
 			return nil, err
 		}
-		return nil, &requestError{status: http.StatusBadRequest, code: codeInvalidJSON, message: "the request body could not be read", err: err}
+		msg := "the request body could not be read"
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			msg = "the request body did not arrive in time: it is shorter than its Content-Length, or too slow"
+		}
+		return nil, &requestError{status: http.StatusBadRequest, code: codeInvalidJSON, message: msg, err: err}
 	}
 	body := bytes.TrimPrefix(buf.Bytes(), []byte(utf8BOM))
 	if !utf8.Valid(body) {

@@ -80,7 +80,8 @@ func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]ser
 func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]service.KeepCandidate, error) {
 	rows, err := q.db.Query(ctx, `
 		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at,
-		       article_text_length(a.content_type, a.body), k.decision_id
+		       article_text_length(a.content_type, a.body), k.decision_id,
+		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0)
 		FROM articles a
 		LEFT JOIN kept_articles k ON k.article_id = a.id
 		WHERE a.cluster_id = ANY ($1)
@@ -92,7 +93,10 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 	cs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.KeepCandidate, error) {
 		var c service.KeepCandidate
 		var decision *int64
-		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision)
+		var this, that float32
+		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision,
+			&c.Status, &this, &that)
+		c.Coverage = service.Coverage{This: float64(this), That: float64(that)}
 		if decision != nil {
 			decisionIDs = append(decisionIDs, *decision)
 			c.Kept = &service.Decision{ID: *decision}

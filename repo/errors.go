@@ -68,6 +68,10 @@ func isRefusedValue(err error) bool {
 	return errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "22") || pg.Code == "54000")
 }
 
+// readOnlyTransaction is read_only_sql_transaction: a write reached a server
+// that no longer accepts writes.
+const readOnlyTransaction = "25006"
+
 func isUnavailable(err error) bool {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
@@ -78,7 +82,8 @@ func isUnavailable(err error) bool {
 			return true
 		}
 		switch pg.Code {
-		case "57014", // query_canceled: the statement timeout
+		case readOnlyTransaction, // a standby, or a primary being demoted: a failover
+			"57014",                   // query_canceled: the statement timeout
 			"57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
 			"55P03": // lock_not_available
 			return true

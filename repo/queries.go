@@ -55,17 +55,6 @@ func (q queries) ClusterMembers(ctx context.Context, clusterID int64, limit int)
 	return collectArticles(rows, err, "list cluster")
 }
 
-// Dependants returns the articles that link to article id, earliest
-// ingested first.
-func (q queries) Dependants(ctx context.Context, id int64) ([]service.Article, error) {
-	rows, err := q.db.Query(ctx, `
-		SELECT `+articleColumns+`
-		FROM articles
-		WHERE duplicate_of = $1
-		ORDER BY ingested_at, id`, id)
-	return collectArticles(rows, err, "list dependants")
-}
-
 func collectArticles(rows pgx.Rows, err error, doing string) ([]service.Article, error) {
 	if err != nil {
 		return nil, interpretError(err, doing)
@@ -370,12 +359,12 @@ func (q queries) Body(ctx context.Context, id int64) (string, error) {
 func (q queries) Upgrade(ctx context.Context, uq service.UpgradeQuery) ([]service.ArticlePosition, error) {
 	rows, err := q.db.Query(ctx, `
 		SELECT id, ingested_at FROM articles
-		WHERE CASE WHEN $1 THEN fingerprint_version = $2 AND status = 'unique' AND ingested_at > $3
+		WHERE CASE WHEN $1 THEN fingerprint_version = $2 AND status = 'unique' AND ingested_at < $3
 		           ELSE fingerprint_version <> $2 END
 		  AND (ingested_at, id) > ($4, $5)
 		ORDER BY ingested_at, id
 		LIMIT $6`,
-		uq.Unique, uq.Version, lowerBound(uq.Since), lowerBound(uq.After.IngestedAt), uq.After.ID, limitArg(uq.Limit))
+		uq.Unique, uq.Version, upperBound(uq.Before), lowerBound(uq.After.IngestedAt), uq.After.ID, limitArg(uq.Limit))
 	if err != nil {
 		return nil, interpretError(err, "list articles to upgrade")
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -90,7 +91,17 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	// second), but batch ingest into a young table fell by a quarter (1,477
 	// and 1,385 → 1,152 and 1,023 articles/s, 2 clients, no sentence index).
 	// A database URL may still set plan_cache_mode.
+
+	// Acknowledged means stored as the server's synchronous_commit says:
+	// on a formation, on the synchronous standby too (docs/operations.md).
+	switch v := cfg.ConnConfig.RuntimeParams["synchronous_commit"]; strings.ToLower(v) {
+	case "", "on", "true", "yes", "1", "remote_apply":
+	default:
+		return nil, fmt.Errorf("the database URL sets synchronous_commit=%s, which would acknowledge writes "+
+			"before the server's setting does: remove it (docs/operations.md)", v)
+	}
 	cfg.ConnConfig.Tracer = opts.Tracer
+	cfg.ConnConfig.OnPgError = dropReadOnly(cfg.ConnConfig.OnPgError)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database pool: %w", err)
@@ -103,12 +114,43 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 	}, nil
 }
 
+// dropReadOnly closes a connection whose server refused a write as
+// read-only, besides what next (pgx's handler: close on FATAL) closes. A
+// database URL of several hosts with target_session_attrs=read-write
+// chooses the server that accepts writes at each connection; a connection
+// kept in the pool to a server that stopped accepting them (a primary
+// being demoted) must go, for the next one to reach the new primary.
+func dropReadOnly(next pgconn.PgErrorHandler) pgconn.PgErrorHandler {
+	return func(c *pgconn.PgConn, err *pgconn.PgError) bool {
+		if err.Code == readOnlyTransaction {
+			return false
+		}
+		return next == nil || next(c, err)
+	}
+}
+
 // Close waits for the pool's connections to be released and closes them.
 func (s *Store) Close() { s.pool.Close() }
 
-// Ping reports whether the database answers.
+// Ping reports whether the database answers and accepts writes. A
+// connection to a server that does not (a standby, a primary being demoted)
+// is closed, and Ping returns KindUnavailable.
 func (s *Store) Ping(ctx context.Context) error {
-	return interpretError(s.pool.Ping(ctx), "ping database")
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return interpretError(err, "ping database")
+	}
+	defer c.Release()
+	var readOnly bool
+	err = c.QueryRow(ctx, `SELECT pg_is_in_recovery() OR current_setting('transaction_read_only')::bool`).Scan(&readOnly)
+	if err != nil {
+		return interpretError(err, "ping database")
+	}
+	if readOnly {
+		_ = c.Conn().Close(ctx)
+		return &service.Error{Kind: service.KindUnavailable, Message: "the database does not accept writes (a standby, or a primary being demoted)"}
+	}
+	return nil
 }
 
 // LockTableSize returns how many locks the server can hold at once, all

@@ -70,7 +70,10 @@ func TestRefingerprint(t *testing.T) {
 		}
 		return done
 	}
-	since := time.Now()
+	mark, err := svc.RejudgeMark(ctx) // before the first upgrade
+	if err != nil {
+		t.Fatal(err)
+	}
 	upgrade(len(texts) / 2) // then the run stops
 
 	// A new article arrives mid-way: a copy of an original not yet upgraded.
@@ -90,7 +93,11 @@ func TestRefingerprint(t *testing.T) {
 		t.Fatalf("after the run, %d articles are of older versions (%v)", n, err)
 	}
 	// Then the articles ingested meanwhile are judged again.
-	unique, err := svc.UniqueSince(ctx, since, service.ArticlePosition{}, 100)
+	horizon, err := svc.RejudgeHorizon(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unique, err := svc.UniqueBefore(ctx, horizon, mark, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

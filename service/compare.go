@@ -43,7 +43,8 @@ type Comparison struct {
 	Similarity
 	// NearDuplicate applies the service's default options, as an ingest
 	// without options would: the same text, or within MaxDistance bits,
-	// sharing MinOverlap of the text and MinWordRatio of the words.
+	// sharing MinOverlap of both texts and MinWordRatio of the words, neither
+	// holding the other plus much more (near.go).
 	NearDuplicate bool
 	// SharedKeywords are the words both texts count, the heaviest (by the sum
 	// of their weights in the two texts) first, at most KeywordsShown.
@@ -73,8 +74,7 @@ func (s *Service) Compare(ctx context.Context, a, b Text) (Comparison, error) {
 		SharedKeywords: sharedKeywords(fa.Keywords, fb.Keywords, KeywordsShown),
 	}
 	d := s.defaults
-	c.NearDuplicate = fa.ContentHash == fb.ContentHash ||
-		(c.Distance <= d.MaxDistance && c.Overlap >= d.MinOverlap && c.WordRatio >= d.MinWordRatio)
+	c.NearDuplicate = fa.ContentHash == fb.ContentHash || nearEnough(c.Similarity, d)
 	return c, nil
 }
 

@@ -34,6 +34,8 @@ func TestDecide(t *testing.T) {
 		wantStatus  Status
 		wantBest    int64 // 0 when unique
 		wantMatches []int64
+		// wantCoverage is the best match's, for a partial duplicate.
+		wantCoverage Coverage
 	}{
 		{
 			name:       "nothing stored",
@@ -59,8 +61,68 @@ func TestDecide(t *testing.T) {
 			wantMatches: nil,
 		},
 		{
+			name:         "a stored text that holds this one plus much more (a digest) is a partial duplicate of it",
+			near:         []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)},
+			wantStatus:   StatusPartialDuplicate,
+			wantBest:     5,
+			wantMatches:  []int64{5},
+			wantCoverage: Coverage{This: 1, That: 0.5},
+		},
+		{
+			name:         "a text that holds a stored one plus much more is a partial duplicate of it",
+			near:         []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4)},
+			wantStatus:   StatusPartialDuplicate,
+			wantBest:     5,
+			wantMatches:  []int64{5},
+			wantCoverage: Coverage{This: 0.4, That: 1},
+		},
+		{
+			name:         "a stored text that holds this one plus a quarter more is a partial duplicate",
+			near:         []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)},
+			wantStatus:   StatusPartialDuplicate,
+			wantBest:     5,
+			wantMatches:  []int64{5},
+			wantCoverage: Coverage{This: 1, That: 10.0 / 14},
+		},
+		{
+			name:         "sharing most of the shorter text only is a partial duplicate",
+			near:         []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)},
+			wantStatus:   StatusPartialDuplicate,
+			wantBest:     5,
+			wantMatches:  []int64{5},
+			wantCoverage: Coverage{This: 0.6, That: 0.375},
+		},
+		{
+			name:        "a near match wins over a closer digest",
+			near:        []Candidate{withShingles(candidate(6, 6, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20), candidate(5, 5, 0b0111, 1, 2, 3, 4)},
+			wantStatus:  StatusNearDuplicate,
+			wantBest:    5,
+			wantMatches: []int64{5, 6},
+		},
+		{
+			name:        "a stored text that holds this one plus a fifth more is a near duplicate",
+			near:        []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)},
+			wantStatus:  StatusNearDuplicate,
+			wantBest:    5,
+			wantMatches: []int64{5},
+		},
+		{
+			name:        "an edit on both sides sharing three fifths of each: a near duplicate",
+			near:        []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 11, 12, 13, 14)},
+			wantStatus:  StatusNearDuplicate,
+			wantBest:    5,
+			wantMatches: []int64{5},
+		},
+		{
+			name:        "most of both texts shared: a near duplicate",
+			near:        []Candidate{withShingles(candidate(5, 5, 0b1111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12)},
+			wantStatus:  StatusNearDuplicate,
+			wantBest:    5,
+			wantMatches: []int64{5},
+		},
+		{
 			name:        "the match sharing the most text wins a tie of distance",
-			near:        []Candidate{withShingles(candidate(5, 5, 0b0111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 11), candidate(6, 6, 0b1110, 1, 2, 3, 4)},
+			near:        []Candidate{withShingles(candidate(5, 5, 0b0111, 1, 2, 3, 4), 1, 2, 3, 4, 5, 6, 7, 11, 12, 13), candidate(6, 6, 0b1110, 1, 2, 3, 4)},
 			wantStatus:  StatusNearDuplicate,
 			wantBest:    6,
 			wantMatches: []int64{6, 5},
@@ -105,6 +167,9 @@ func TestDecide(t *testing.T) {
 			}
 			if best != tc.wantBest {
 				t.Errorf("best = %d, want %d", best, tc.wantBest)
+			}
+			if d.best != nil && d.best.Coverage != tc.wantCoverage {
+				t.Errorf("coverage = %+v, want %+v", d.best.Coverage, tc.wantCoverage)
 			}
 			var got []int64
 			for _, m := range d.matches {

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,10 +56,12 @@ type Decision struct {
 // DecisionInput says who decides, and why.
 type DecisionInput struct {
 	// Editor is the editor's name: 1 to MaxEditorLength characters, no
-	// control characters. It is their word, not an identity the service
-	// checks.
+	// control or format characters (CheckEditor). It is their word, not an
+	// identity the service checks.
 	Editor string
-	Note   string // at most MaxNoteLength characters
+	// Note is at most MaxNoteLength characters, its lines broken by LF or
+	// CRLF, with no other control character.
+	Note string
 }
 
 // The longest editor's name and note, in characters.
@@ -85,12 +89,33 @@ func (in *DecisionInput) validate() error {
 	if err := checkStrings("", field{"note", in.Note}); err != nil {
 		return err
 	}
+	if err := checkNote(in.Note); err != nil {
+		return err
+	}
 	return checkLength("note", in.Note, MaxNoteLength)
+}
+
+// checkNote refuses a note with a control character other than a line
+// break (LF, or CR before LF): a tab, a bell, a lone CR.
+func checkNote(note string) error {
+	for i, r := range note {
+		if r == '\n' || (r == '\r' && strings.HasPrefix(note[i+1:], "\n")) {
+			continue
+		}
+		if unicode.IsControl(r) {
+			return Invalid("note", "must not contain control characters other than line breaks (LF, CRLF), not %U", r)
+		}
+	}
+	return nil
 }
 
 // CheckEditor returns an editor's name without the blanks around it, or
 // KindInvalid (field "editor") for a name that is empty, longer than
-// MaxEditorLength characters, not UTF-8 or holds a control character.
+// MaxEditorLength characters, not UTF-8, or holds a control character, a
+// line or paragraph separator, or a format character (Unicode Cf: the
+// bidirectional controls such as U+202E, which would show the name, and
+// the text after it, reversed; zero-width characters such as U+200B, which
+// would make two names look alike).
 func CheckEditor(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -99,8 +124,11 @@ func CheckEditor(name string) (string, error) {
 	if err := checkStrings("", field{"editor", name}); err != nil {
 		return "", err
 	}
-	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return "", Invalid("editor", "must not contain control characters (line breaks, tabs)")
+	if i := strings.IndexFunc(name, unicode.IsControl); i >= 0 {
+		return "", Invalid("editor", "must not contain control characters (line breaks, tabs), not %U", []rune(name[i:])[0])
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) }); i >= 0 {
+		return "", Invalid("editor", "must not contain format characters (bidirectional controls, zero-width characters) or line separators, not %U", []rune(name[i:])[0])
 	}
 	return name, checkLength("editor", name, MaxEditorLength)
 }
@@ -108,8 +136,9 @@ func CheckEditor(name string) (string, error) {
 // editorial is the service's part of the editors' decisions: the keep
 // policy, and whether it is recorded in the database.
 type editorial struct {
-	policy   KeepPolicy
-	recorded atomic.Bool
+	policy    KeepPolicy
+	recorded  atomic.Bool
+	cursorKey atomic.Pointer[[]byte] // see CursorKey
 }
 
 // SetKeepPolicy sets the preferred sources of the keep rule. Call it before
@@ -281,6 +310,31 @@ type ClusterCursor struct {
 // MaxClusterPage is the most clusters one page of the list holds.
 const MaxClusterPage = 200
 
+// MaxClusterSize is the largest size the list of clusters filters by: the
+// database counts a cluster's members in a 32-bit integer.
+const MaxClusterSize = math.MaxInt32
+
+// cursorKeyName names the key of the list's cursors in the SecretStore.
+const cursorKeyName = "cluster_cursor"
+
+// CursorKey returns the key that signs the cursors of the list of clusters
+// (32 random bytes). It is made once and stored in the database, so that
+// every instance on it accepts the others' cursors and a restart breaks no
+// client's paging; it is read once a process.
+func (s *Service) CursorKey(ctx context.Context) ([]byte, error) {
+	if k := s.editorial.cursorKey.Load(); k != nil {
+		return *k, nil
+	}
+	fresh := make([]byte, 32)
+	rand.Read(fresh) // never fails (crypto/rand)
+	k, err := s.store.Secret(ctx, cursorKeyName, fresh)
+	if err != nil {
+		return nil, err
+	}
+	s.editorial.cursorKey.Store(&k)
+	return k, nil
+}
+
 // ClusterSummary is a cluster as the list shows it.
 type ClusterSummary struct {
 	ClusterRow
@@ -344,17 +398,17 @@ func (q *ClusterQuery) validate() error {
 	switch {
 	case q.Limit < 1 || q.Limit > MaxClusterPage:
 		return Invalid("limit", "must be between 1 and %d, not %d", MaxClusterPage, q.Limit)
-	case q.MinSize < 0:
-		return Invalid("min_size", "must not be negative")
-	case q.MaxSize < 0:
-		return Invalid("max_size", "must not be negative")
+	case q.MinSize < 0 || q.MinSize > MaxClusterSize:
+		return Invalid("min_size", "must be from 0 to %d, not %d", MaxClusterSize, q.MinSize)
+	case q.MaxSize < 0 || q.MaxSize > MaxClusterSize:
+		return Invalid("max_size", "must be from 0 to %d, not %d", MaxClusterSize, q.MaxSize)
 	case q.MaxSize > 0 && q.MaxSize < q.MinSize:
 		return Invalid("max_size", "must not be below min_size (%d)", q.MinSize)
 	case !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To):
 		return Invalid("to", "must be after from")
 	}
 	if q.Status != "" && !knownStatus(q.Status) {
-		return Invalid("status", "%q is not a verdict", q.Status)
+		return Invalid("status", "%q is not a verdict: unique, near_duplicate, exact_duplicate or partial_duplicate", q.Status)
 	}
 	if err := checkStrings("", field{"source", q.Source}); err != nil {
 		return err
@@ -362,18 +416,15 @@ func (q *ClusterQuery) validate() error {
 	return checkLength("source", q.Source, MaxSourceLength)
 }
 
-// knownStatus reports a verdict name the list may filter by: a lower-case
-// word with underscores, so that statuses added later pass too.
+// knownStatus reports a verdict the list may filter by: one of the
+// service's, so that a misspelt one is refused rather than matching
+// nothing.
 func knownStatus(s Status) bool {
-	if len(s) > 40 {
-		return false
+	switch s {
+	case StatusUnique, StatusNearDuplicate, StatusExactDuplicate, StatusPartialDuplicate:
+		return true
 	}
-	for _, r := range s {
-		if (r < 'a' || r > 'z') && r != '_' {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // Keep records that an editor keeps article articleID in the cluster

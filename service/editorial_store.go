@@ -30,6 +30,14 @@ type EditorialReader interface {
 	Bodies(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
+// SecretStore keeps the keys every instance of the service on one database
+// shares.
+type SecretStore interface {
+	// Secret returns the secret stored under name, storing fresh first when
+	// there is none: every caller gets the one stored first.
+	Secret(ctx context.Context, name string, fresh []byte) ([]byte, error)
+}
+
 // EditorialWriter records the editors' decisions, in a transaction.
 type EditorialWriter interface {
 	// RecordDecision stores a decision and sets its ID and DecidedAt.

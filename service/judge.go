@@ -119,12 +119,14 @@ func compareBool(a, b bool) int {
 }
 
 // decide judges a fingerprint against the stored articles with the same text
-// (exact) and the index's candidates (near). A candidate is a near duplicate
-// when it is within opts.MaxDistance bits, shares at least opts.MinOverlap
-// of its text and at least opts.MinWordRatio of its words. An exact
-// duplicate links to the first stored copy; a near duplicate to its closest
-// match (fewest differing bits, then most shared text, then most shared
-// words, then the earliest).
+// (exact) and the index's candidates (near). A candidate is a match when it
+// is within opts.MaxDistance bits and shares at least opts.MinOverlap of the
+// shorter text and opts.MinWordRatio of the words; a near duplicate when it
+// shares most of both texts too, else a partial duplicate with its coverage
+// (near.go). An exact duplicate links to the first stored copy; a near
+// duplicate to its closest match (fewest differing bits, then most shared
+// text, then most shared words, then the earliest); a partial duplicate,
+// when no match is near, to its closest one.
 func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) decision {
 	seen := make(map[int64]bool, len(exact)+len(near))
 	var matches []Match
@@ -137,12 +139,18 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 			continue
 		}
 		m := newMatch(fp, c, false)
-		if m.Distance <= opts.MaxDistance && m.Overlap >= opts.MinOverlap && m.WordRatio >= opts.MinWordRatio {
-			matches = append(matches, m)
+		if !linkedByFingerprint(m.Similarity, opts) {
+			continue
 		}
+		if !nearEnough(m.Similarity, opts) {
+			this, that := fingerprint.Coverage(fp.Shingles, c.Shingles)
+			m.partial, m.Coverage = true, Coverage{This: this, That: that}
+		}
+		matches = append(matches, m)
 	}
 	slices.SortFunc(matches, func(a, b Match) int {
 		return cmp.Or(
+			compareBool(a.partial, b.partial),
 			cmp.Compare(a.Distance, b.Distance),
 			-compareBool(a.exact, b.exact),
 			-cmp.Compare(a.Overlap, b.Overlap),
@@ -152,13 +160,17 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	})
 
 	// Exact copies sort first (distance 0, exact before near, then by id),
-	// so the best match is always the first.
+	// partial ones last, so the best match is always the first.
 	d := decision{status: StatusUnique, matches: matches}
 	if len(matches) > 0 {
 		d.best = &matches[0]
-		d.status = StatusNearDuplicate
-		if d.best.exact {
+		switch {
+		case d.best.exact:
 			d.status = StatusExactDuplicate
+		case d.best.partial:
+			d.status = StatusPartialDuplicate
+		default:
+			d.status = StatusNearDuplicate
 		}
 	}
 	if len(d.matches) > opts.Limit {

@@ -17,12 +17,14 @@ import (
 //     them is from one), the most complete text: the longest, and any
 //     whose text is at most KeepLengthTolerancePercent shorter than the
 //     longest counts as complete too, so that a copy with a byline or an
-//     editor's line added does not win over its original;
+//     editor's line added does not win over its original; a member that
+//     holds the article it links to plus much more (holdsMore: a digest, a
+//     compilation, an expansion) is not counted, unless all of them are;
 //  3. of the complete texts, the earliest published (then the lowest id).
 //
-// The view cluster_kept (migration 00009) applies the same rule in SQL, with
-// the policy recorded in keep_policy; a test in repo holds the two to each
-// other.
+// The view cluster_kept (migrations 00009, 00017) applies the same rule in
+// SQL, with the policy recorded in keep_policy; a test in repo holds the
+// two to each other.
 
 // KeepLengthTolerancePercent is how much shorter than the longest text of
 // its cluster, in percent of the longest, a text may be and still count as
@@ -75,7 +77,8 @@ func (p KeepPolicy) Describe() string {
 	} else {
 		b.WriteString("Otherwise (no preferred sources are configured) ")
 	}
-	fmt.Fprintf(&b, "of those, the most complete text is kept (the longest; a text at most %d%% shorter counts as complete too), "+
+	fmt.Fprintf(&b, "of those, the most complete text is kept (the longest; a text at most %d%% shorter counts as complete too; "+
+		"a partial duplicate that holds the article it copies plus much more, such as a digest, does not count), "+
 		"and of several complete texts the earliest published.", KeepLengthTolerancePercent)
 	return b.String()
 }
@@ -110,6 +113,19 @@ type KeepCandidate struct {
 	PublishedAt time.Time
 	TextLength  int       // characters of its text (an HTML body without markup)
 	Kept        *Decision // the editor's choice in force on it, if any
+	// Status and Coverage are its verdict's, for holdsMore.
+	Status   Status
+	Coverage Coverage
+}
+
+// holdsMore reports whether c holds the article it links to plus much more
+// (holdsPlusMore, near.go): a partial duplicate, at least HoldShare of that
+// article found in it, less than HoldShare of it found there — a digest, a
+// compilation, an expansion. No near duplicate is one. It compares in
+// float32, as the view cluster_kept compares the stored coverages.
+func holdsMore(c KeepCandidate) bool {
+	return c.Status == StatusPartialDuplicate &&
+		float32(c.Coverage.That) >= float32(HoldShare) && float32(c.Coverage.This) < float32(HoldShare)
 }
 
 // keep applies the rule to the members of one cluster (at least one).
@@ -149,29 +165,37 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 		prefix = fmt.Sprintf("of the %d members from preferred source %s, ", len(atBest), atBest[0].Source)
 	}
 
+	contenders := slices.DeleteFunc(slices.Clone(atBest), holdsMore)
+	if len(contenders) == 0 {
+		contenders = atBest
+	}
 	longest := 0
-	for _, m := range atBest {
+	for _, m := range contenders {
 		longest = max(longest, m.TextLength)
 	}
 	var complete []KeepCandidate
 	next := 0 // the longest text that is not complete
-	for _, m := range atBest {
+	for _, m := range contenders {
 		if isComplete(m.TextLength, longest) {
 			complete = append(complete, m)
 		} else {
 			next = max(next, m.TextLength)
 		}
 	}
+	aside := ""
+	if n := len(atBest) - len(contenders); n > 0 {
+		aside = fmt.Sprintf("; not counted: %d that hold the article they copy plus much more (a digest, an expansion)", n)
+	}
 	if len(complete) == 1 {
 		return Kept{ID: complete[0].ID, Rule: KeepByLength,
-			Reason: prefix + fmt.Sprintf("the most complete text: %d characters, the next longest %d", longest, next)}
+			Reason: prefix + fmt.Sprintf("the most complete text: %d characters, the next longest %d", longest, next) + aside}
 	}
 	first := slices.MinFunc(complete, func(a, b KeepCandidate) int {
 		return cmp.Or(a.PublishedAt.Compare(b.PublishedAt), cmp.Compare(a.ID, b.ID))
 	})
 	return Kept{ID: first.ID, Rule: KeepEarliest,
 		Reason: prefix + fmt.Sprintf("the earliest published (%s) of %d complete texts (within %d%% of the longest, %d characters)",
-			first.PublishedAt.UTC().Format("2006-01-02 15:04 UTC"), len(complete), KeepLengthTolerancePercent, longest)}
+			first.PublishedAt.UTC().Format("2006-01-02 15:04 UTC"), len(complete), KeepLengthTolerancePercent, longest) + aside}
 }
 
 // isComplete reports whether a text of length n counts as complete next to

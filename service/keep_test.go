@@ -17,6 +17,11 @@ func TestKeep(t *testing.T) {
 		return c
 	}
 	xinhua := KeepPolicy{Sources: []string{"xinhua", "people"}}
+	// partial makes c a partial duplicate with coverage this, that.
+	partial := func(c KeepCandidate, this, that float64) KeepCandidate {
+		c.Status, c.Coverage = StatusPartialDuplicate, Coverage{This: this, That: that}
+		return c
+	}
 
 	tests := []struct {
 		name     string
@@ -38,6 +43,13 @@ func TestKeep(t *testing.T) {
 		{"two from the best source: the longer of them", []KeepCandidate{m(1, "xinhua", 300, 0), m(2, "xinhua", 600, 5), m(3, "sina", 900, 0)}, xinhua,
 			2, KeepByLength, "of the 2 members from preferred source xinhua"},
 		{"no member from a preferred source", []KeepCandidate{m(1, "sina", 300, 0), m(2, "qq", 600, 5)}, xinhua, 2, KeepByLength, "the most complete"},
+		{"a digest holding the story plus much more is not the most complete",
+			[]KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 3000, 5), 0.3, 1), m(3, "qq", 790, 9)}, KeepPolicy{}, 1, KeepEarliest, "not counted: 1 that hold"},
+		{"nor an expansion, even the only other member", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 1100, 5), 0.79, 0.8)}, KeepPolicy{}, 1, KeepByLength, "800 characters"},
+		{"a partial copy with 80 % of its text in the other counts", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 1000, 5), 0.8, 1)}, KeepPolicy{}, 2, KeepByLength, "1000 characters"},
+		{"a partial copy that holds less of the other counts", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 3000, 5), 0.3, 0.79)}, KeepPolicy{}, 2, KeepByLength, "3000 characters"},
+		{"a digest from the only preferred source is kept by source", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "xinhua", 3000, 5), 0.3, 1)}, xinhua, 2, KeepBySource, "preferred source xinhua"},
+		{"when every member of the best source holds more, they count", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "xinhua", 3000, 5), 0.3, 1), partial(m(3, "xinhua", 2000, 1), 0.4, 1)}, xinhua, 2, KeepByLength, "3000 characters"},
 		{"an editor's choice beats the rule", []KeepCandidate{m(1, "xinhua", 900, 0), kept(m(2, "sina", 100, 5), 7)}, xinhua, 2, KeepByEditor, "kept by an editor, 王芳"},
 		{"the latest editor's choice wins", []KeepCandidate{kept(m(1, "xinhua", 900, 0), 9), kept(m(2, "sina", 100, 5), 7)}, xinhua, 1, KeepByEditor, "王芳"},
 	}

@@ -13,8 +13,9 @@ type Options struct {
 	// MaxDistance is the largest Hamming distance of a near duplicate, 0–3.
 	// The block index finds every match up to 3 and cannot promise more.
 	MaxDistance int
-	// MinOverlap is the smallest share of text a near duplicate shares with
-	// the article it links to (Similarity.Overlap), 0–1.
+	// MinOverlap is the smallest share of the shorter text a match shares
+	// with the article it links to (Similarity.Overlap), and of both texts a
+	// near duplicate shares (LongerOverlap too; near.go), 0–1.
 	MinOverlap float64
 	// MinWordRatio is the smallest shared-word ratio of a near duplicate, 0–1
 	// (Similarity.WordRatio). Vocabulary cannot tell the same story from the

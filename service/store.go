@@ -17,6 +17,8 @@ import (
 type Store interface {
 	Reader
 	EditorialReader
+	SecretStore
+	SessionStore
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -26,6 +28,20 @@ type Store interface {
 	// all sessions together (max_locks_per_transaction × (max_connections
 	// + max_prepared_transactions)).
 	LockTableSize(ctx context.Context) (int, error)
+	// RejudgeHorizon returns a time before which every stored article is
+	// of version v and every article ingested is visible: the database's
+	// clock once the writes under way when it was read have ended, or the
+	// time the earliest article of another version was ingested, whichever
+	// is earlier.
+	RejudgeHorizon(ctx context.Context, v fingerprint.Version) (time.Time, error)
+	// RejudgeMark returns how far the unique articles of version v have
+	// been judged again (MarkRejudged). The first time, it records a mark
+	// just before the earliest stored article of version v, or at the
+	// database's clock when there is none.
+	RejudgeMark(ctx context.Context, v fingerprint.Version) (ArticlePosition, error)
+	// MarkRejudged records that the unique articles of version v up to
+	// position p have been judged again; a mark never moves back.
+	MarkRejudged(ctx context.Context, v fingerprint.Version, p ArticlePosition) error
 }
 
 // Reader holds the queries, inside a transaction or outside.
@@ -70,11 +86,15 @@ type Reader interface {
 	// ArticleText returns the indexed sentences of article id and the plain
 	// text they point into, or KindNotFound.
 	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
+	// ArticleTexts returns, for each of articles ids that exists, its
+	// indexed sentences and, when plain, the plain text they point into,
+	// as ArticleText does for one, in one statement each.
+	ArticleTexts(ctx context.Context, ids []int64, plain bool) (map[int64]StoredText, error)
 	// Body returns the body of article id as it was sent, or KindNotFound.
 	Body(ctx context.Context, id int64) (string, error)
 	// Upgrade lists up to q.Limit articles after q.After (by ingested_at,
 	// then id), earliest first: with q.Unique, the unique articles of
-	// version q.Version ingested after q.Since; otherwise the articles of
+	// version q.Version ingested before q.Before; otherwise the articles of
 	// any other version.
 	Upgrade(ctx context.Context, q UpgradeQuery) ([]ArticlePosition, error)
 	// CountOutdated returns how many articles have a fingerprint version
@@ -83,6 +103,9 @@ type Reader interface {
 	// Separated returns the ids of the articles an editor separated from
 	// article id: never linked to it again.
 	Separated(ctx context.Context, id int64) ([]int64, error)
+	// SeparatedPairs returns the pairs an editor separated that hold one
+	// of articles ids.
+	SeparatedPairs(ctx context.Context, ids []int64) ([][2]int64, error)
 }
 
 // Tx is a Store's transaction.
@@ -112,6 +135,12 @@ type Tx interface {
 	// a.ClusterID; KindNotFound if it is gone. No article may link to a.ID
 	// any more.
 	Replace(ctx context.Context, a *Article, body string) error
+	// Correct stores new content, fingerprint, sentences and verdict for
+	// the existing article a.ID, as Replace does, but keeps the time it was
+	// ingested, its place before the articles ingested after it; it sets
+	// a.IngestedAt and a.ClusterID. KindNotFound if it is gone. The
+	// articles that link to a.ID keep their links.
+	Correct(ctx context.Context, a *Article, body string) error
 	// Refingerprint stores article a.ID's new fingerprint, sentences and
 	// verdict, with its body as it is, the time it was ingested unchanged,
 	// and sets a.ClusterID.
@@ -120,6 +149,14 @@ type Tx interface {
 	// that links to it directly or through others, to cluster l.ClusterID
 	// (its own when 0).
 	Relink(ctx context.Context, l Link) error
+	// RelinkMany sets the verdicts of stored articles, as Relink sets one,
+	// in a bounded number of statements however many: each moves to
+	// cluster l.ClusterID (its own when it links to none), or when it
+	// links to an article and l.ClusterID is 0, to the cluster its links
+	// lead to once all are set; and with each whose cluster changed, every
+	// article that links to it directly or through others. KindNotFound if
+	// one is gone.
+	RelinkMany(ctx context.Context, ls []Link) error
 	// Delete removes an article; KindNotFound if it is gone.
 	Delete(ctx context.Context, id int64) error
 }
@@ -158,8 +195,8 @@ type ArticlePosition struct {
 // UpgradeQuery asks for the articles an upgrade works through.
 type UpgradeQuery struct {
 	Version fingerprint.Version
-	Unique  bool      // the unique articles of Version ingested after Since; else those of other versions
-	Since   time.Time // with Unique
+	Unique  bool      // the unique articles of Version ingested before Before; else those of other versions
+	Before  time.Time // with Unique
 	After   ArticlePosition
 	Limit   int
 }
@@ -198,6 +235,13 @@ type SentenceMatch struct {
 	Source, Title string
 	ClusterID     int64
 	Status        Status
+}
+
+// StoredText is a stored article's indexed sentences and the plain text
+// they point into (empty when not asked for).
+type StoredText struct {
+	Sentences []fingerprint.Sentence
+	Plain     string
 }
 
 // Link is the verdict of a stored article: the article it links to and the

@@ -18,9 +18,15 @@ import (
 // their own version. Working through the old articles earliest first, each
 // is judged against everything a fresh ingest at its time would have seen.
 //
-// The articles ingested while that runs were judged without the old
-// articles not yet done; Rejudge, run on them afterwards, judges each unique
-// one again against the articles ingested before it.
+// The articles ingested from the deployment of the new version until the
+// last old row is upgraded — before a run, during it, during a run that
+// was stopped, while an older binary still served — were judged without
+// the old articles not yet done. Once
+// every article ingested before some time (RejudgeHorizon) is of the new
+// version, Rejudge judges each unique one ingested before then again
+// against the articles ingested before it. A mark kept in the database
+// (RejudgeMark) says how far that has gone, so that each run starts where
+// the last ended, whenever it stopped and whatever was ingested meanwhile.
 
 // Version is the fingerprint version of the articles the service stores.
 func (s *Service) Version() int16 { return int16(s.algorithm.Version()) }
@@ -36,10 +42,34 @@ func (s *Service) CountOutdated(ctx context.Context) (int64, error) {
 	return s.store.CountOutdated(ctx, s.algorithm.Version())
 }
 
-// UniqueSince returns up to limit unique articles of the service's version
-// ingested after since and after position after, earliest first.
-func (s *Service) UniqueSince(ctx context.Context, since time.Time, after ArticlePosition, limit int) ([]ArticlePosition, error) {
-	return s.store.Upgrade(ctx, UpgradeQuery{Version: s.algorithm.Version(), Unique: true, Since: since, After: after, Limit: limit})
+// UniqueBefore returns up to limit unique articles of the service's version
+// ingested before before and after position after, earliest first.
+func (s *Service) UniqueBefore(ctx context.Context, before time.Time, after ArticlePosition, limit int) ([]ArticlePosition, error) {
+	return s.store.Upgrade(ctx, UpgradeQuery{Version: s.algorithm.Version(), Unique: true, Before: before, After: after, Limit: limit})
+}
+
+// RejudgeHorizon returns a time before which every stored article is of
+// the service's version and visible: the unique articles ingested before
+// it can be judged again against all they should have seen. It waits for
+// the writes under way to end.
+func (s *Service) RejudgeHorizon(ctx context.Context) (time.Time, error) {
+	return s.store.RejudgeHorizon(ctx, s.algorithm.Version())
+}
+
+// RejudgeMark returns how far the unique articles of the service's version
+// have been judged again. The first time, the mark is set just before the
+// earliest article of the version: the articles before it are of older
+// versions, and each is judged as it is upgraded, earliest first, against
+// every article ingested before it, so only the articles ingested as the
+// new version need judging again.
+func (s *Service) RejudgeMark(ctx context.Context) (ArticlePosition, error) {
+	return s.store.RejudgeMark(ctx, s.algorithm.Version())
+}
+
+// MarkRejudged records that the unique articles of the service's version up
+// to position p have been judged again.
+func (s *Service) MarkRejudged(ctx context.Context, p ArticlePosition) error {
+	return s.store.MarkRejudged(ctx, s.algorithm.Version(), p)
 }
 
 // Refingerprint fingerprints stored article id with the service's algorithm

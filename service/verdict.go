@@ -49,6 +49,10 @@ type Similarity struct {
 	// Overlap is how much text they share, |A ∩ B| / min(|A|, |B|) of their
 	// shingles: the share of the shorter one found in the other.
 	Overlap float64
+	// LongerOverlap is |A ∩ B| / max(|A|, |B|) of their shingles: the share
+	// of the longer one found in the other. A near duplicate shares most of
+	// both texts (near.go); a digest of three stories, a third of its own.
+	LongerOverlap float64
 	// Coverage, for a partial duplicate, is how much of each one's indexed
 	// sentences the other holds (partial.go); zero otherwise.
 	Coverage Coverage
@@ -58,9 +62,10 @@ type Similarity struct {
 func similarity(fp fingerprint.Fingerprint, simhash uint64, words fingerprint.WordSet, shingles fingerprint.ShingleSet) Similarity {
 	aInB, bInA := fingerprint.Coverage(fp.Shingles, shingles)
 	return Similarity{
-		Distance:  fingerprint.Distance(fp.Simhash, simhash),
-		WordRatio: fingerprint.Ratio(fp.Words, words),
-		Overlap:   max(aInB, bInA),
+		Distance:      fingerprint.Distance(fp.Simhash, simhash),
+		WordRatio:     fingerprint.Ratio(fp.Words, words),
+		Overlap:       max(aInB, bInA),
+		LongerOverlap: min(aInB, bInA),
 	}
 }
 
@@ -81,4 +86,5 @@ type Match struct {
 	contentHash [sha256.Size]byte
 	clusterID   int64
 	exact       bool
+	partial     bool // a match, but not near (near.go)
 }

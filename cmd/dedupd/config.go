@@ -36,6 +36,9 @@ type Config struct {
 	Addr        string   // DEDUP_ADDR: host:port to listen on
 	APIKeys     []string // DEDUP_API_KEYS: none means the API is open
 	KeepSources []string // DEDUP_KEEP_SOURCES: the keep rule's preferred sources, best first
+	// UIIdleTimeout is DEDUP_UI_IDLE_TIMEOUT: an editors' page session
+	// unused this long ends.
+	UIIdleTimeout time.Duration
 
 	// Options are the service's default options; Limit is not configurable.
 	Options   service.Options
@@ -97,7 +100,7 @@ func settings() []setting {
 	d := service.DefaultOptions
 	return []setting{
 		{name: "DATABASE_URL", shown: "(none)",
-			meaning: "PostgreSQL URL (postgres://user:pass@host:5432/db?sslmode=disable) or key=value string; required by serve, migrate and import; the service's sessions run with jit off unless it sets jit (jit=on)",
+			meaning: "PostgreSQL URL (postgres://user:pass@host:5432/db?sslmode=disable) or key=value string; required by serve, migrate and import; the service's sessions run with jit off unless it sets jit (jit=on); for a replicated formation, both nodes with target_session_attrs=read-write (postgres://user:pass@db1:5432,db2:5432/db?target_session_attrs=read-write), and never a synchronous_commit below on (docs/operations.md)",
 			read:    readDatabaseURL},
 		{name: "DEDUP_ADDR", def: defaultAddr,
 			meaning: "host:port the HTTP server listens on (port 0 picks a free port)",
@@ -108,6 +111,9 @@ func settings() []setting {
 		{name: "DEDUP_KEEP_SOURCES", shown: "(none)",
 			meaning: "the keep rule's preferred sources, best first, comma-separated: of a cluster's members, those from the best-ranked source listed are kept before any other (docs/ui.md)",
 			read:    readKeepSources},
+		{name: "DEDUP_UI_IDLE_TIMEOUT", def: handlers.DefaultUIIdleTimeout.String(), shown: "1h",
+			meaning: "an editors' page session unused for this long ends (Go duration: 30m, 1h); every session ends 12 hours after signing in, and at once when the editor signs out",
+			read:    func(c *Config, v string) (err error) { c.UIIdleTimeout, err = duration(v, false); return err }},
 		{name: "DEDUP_MAX_DISTANCE", def: strconv.Itoa(d.MaxDistance),
 			meaning: "default largest Hamming distance of a near duplicate, 0-3",
 			read: func(c *Config, v string) error {
@@ -116,7 +122,7 @@ func settings() []setting {
 				return err
 			}},
 		{name: "DEDUP_MIN_OVERLAP", def: strconv.FormatFloat(d.MinOverlap, 'g', -1, 64),
-			meaning: "default smallest share of text a near duplicate shares with the article it links to, 0-1",
+			meaning: "default smallest share of the shorter text a match shares with the article it links to (of both texts for a near duplicate), 0-1",
 			read: func(c *Config, v string) error {
 				f, err := number(v)
 				c.Options.MinOverlap = f
@@ -171,7 +177,7 @@ func settings() []setting {
 			meaning: "largest request body of POST /v1/articles/batch, in bytes",
 			read:    func(c *Config, v string) (err error) { c.MaxBatchBytes, err = byteCount(v); return err }},
 		{name: "DEDUP_REQUEST_TIMEOUT", def: handlers.DefaultRequestTimeout.String(),
-			meaning: "time limit of one request, down to every SQL statement (Go duration: 500ms, 10s, 1m)",
+			meaning: "time limit of one request, from the arrival of its body down to every SQL statement (Go duration: 500ms, 10s, 1m)",
 			read:    func(c *Config, v string) (err error) { c.RequestTimeout, err = duration(v, false); return err }},
 		{name: "DEDUP_DB_MAX_CONNS", def: strconv.Itoa(defaultDBMaxConns),
 			meaning: "size of the database connection pool",
@@ -350,6 +356,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("addr", c.Addr),
 		slog.Int("api_keys", len(c.APIKeys)),
 		slog.String("keep_sources", strings.Join(c.KeepSources, ",")),
+		slog.String("ui_idle_timeout", c.UIIdleTimeout.String()),
 		slog.Int("max_distance", c.Options.MaxDistance),
 		slog.Float64("min_overlap", c.Options.MinOverlap),
 		slog.Float64("min_word_ratio", c.Options.MinWordRatio),

@@ -24,6 +24,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 	want := Config{
 		Addr:               "127.0.0.1:8080",
+		UIIdleTimeout:      time.Hour,
 		Options:            service.DefaultOptions,
 		DictDir:            fingerprint.DefaultDictDir(),
 		Algorithm:          "newsdedup",
@@ -79,6 +80,7 @@ func TestLoadConfigValues(t *testing.T) {
 		{"DEDUP_MAX_BODY_BYTES", "1048576", func(c Config) any { return c.MaxBodyBytes }, int64(1 << 20)},
 		{"DEDUP_MAX_BATCH_BYTES", "67108864", func(c Config) any { return c.MaxBatchBytes }, int64(64 << 20)},
 		{"DEDUP_REQUEST_TIMEOUT", "1m30s", func(c Config) any { return c.RequestTimeout }, 90 * time.Second},
+		{"DEDUP_UI_IDLE_TIMEOUT", "15m", func(c Config) any { return c.UIIdleTimeout }, 15 * time.Minute},
 		{"DEDUP_DB_MAX_CONNS", "4", func(c Config) any { return c.storeOptions().MaxConns }, int32(4)},
 		{"DEDUP_DB_SEARCH_PARTS", "1", func(c Config) any { return c.storeOptions().SearchParts }, 1},
 		{"DEDUP_DB_SEARCH_PARTS", "16", func(c Config) any { return c.storeOptions().SearchParts }, 16},
@@ -141,6 +143,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"DEDUP_REQUEST_TIMEOUT", "10", "Go duration"},
 		{"DEDUP_REQUEST_TIMEOUT", "0s", "positive"},
 		{"DEDUP_REQUEST_TIMEOUT", "-1s", "positive"},
+		{"DEDUP_UI_IDLE_TIMEOUT", "0", "positive"},
+		{"DEDUP_UI_IDLE_TIMEOUT", "30", "Go duration"},
 		{"DEDUP_DB_MAX_CONNS", "0", "from 1 to"},
 		{"DEDUP_DB_MAX_CONNS", "many", "from 1 to"},
 		{"DEDUP_DB_SEARCH_PARTS", "0", "from 1 to"},

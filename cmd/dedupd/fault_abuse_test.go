@@ -37,7 +37,7 @@ func TestAbusiveClients(t *testing.T) {
 		"DATABASE_URL":          dbtest.URL(t),
 		"DEDUP_ADDR":            "127.0.0.1:0",
 		"DEDUP_LOG_FORMAT":      "json",
-		"DEDUP_REQUEST_TIMEOUT": "1s", // below the read timeout, which the server takes as the larger of the two
+		"DEDUP_REQUEST_TIMEOUT": bodyTimeout.String(), // the read timeout is the shorter of the two
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -130,6 +130,43 @@ func TestAbusiveClients(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("run(serve) did not return within 20 s of the cancel")
+	}
+}
+
+// TestBodyShorterThanItsLength: a request whose Content-Length promises
+// more than it sends is answered, a 4xx, when the request timeout ends —
+// not held until the server's read timeout (30 s) and closed unanswered.
+func TestBodyShorterThanItsLength(t *testing.T) {
+	t.Parallel()
+	a, _, _ := testApp(t, nil) // the server's own read timeouts
+	logs := newLogWatcher()
+	a.stderr = logs
+	a.getenv = envFrom(map[string]string{
+		"DATABASE_URL":          dbtest.URL(t),
+		"DEDUP_ADDR":            "127.0.0.1:0",
+		"DEDUP_LOG_FORMAT":      "json",
+		"DEDUP_REQUEST_TIMEOUT": "1s",
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- a.run(ctx, []string{"serve"}) }()
+	addr := logs.waitAddr(t, done)
+	for path, body := range map[string]string{
+		"/v1/articles":       `{"external_id":"short","body":"国家统计局`,
+		"/v1/articles/batch": `{"articles":[`,
+		"/v1/check":          `{"body":"`,
+	} {
+		// rawRequest gives up after 10 s, long after the request timeout.
+		head := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, len(body)+1000)
+		status, err := rawRequest(addr, head+body)
+		if status != http.StatusBadRequest {
+			t.Errorf("POST %s with a body 1000 bytes short of its Content-Length = %d, %v; want 400 once the 1 s request timeout ends", path, status, err)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run(serve) after cancel = %v, want nil", err)
 	}
 }
 

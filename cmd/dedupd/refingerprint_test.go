@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
@@ -47,11 +50,11 @@ func TestRefingerprintCommand(t *testing.T) {
 		t.Fatalf("refingerprint = %v; stderr:\n%s", err, stderr)
 	}
 	want := map[string]int{
-		"articles of older versions at the start":  3,
-		"fingerprinted and judged again":           3,
-		"skipped (upgraded meanwhile or gone)":     0,
-		"ingested during the run and judged again": 0,
-		"of them now linked to an older article":   0,
+		"articles of older versions at the start":      3,
+		"fingerprinted and judged again":               3,
+		"skipped (upgraded meanwhile or gone)":         0,
+		"unique articles of this version judged again": 0,
+		"of them now linked to an older article":       0,
 	}
 	if got := summaryCounts(t, stdout.String()); !mapsEqual(got, want) {
 		t.Errorf("summary = %v, want %v:\n%s", got, want, stdout)
@@ -75,5 +78,197 @@ func TestRefingerprintCommand(t *testing.T) {
 	}
 	if got := summaryCounts(t, stdout.String()); got["articles of older versions at the start"] != 0 {
 		t.Errorf("second run: %v, want nothing left", got)
+	}
+}
+
+// progressHook is dedupd's stderr in a test: it calls each hook once, on
+// the progress line that holds its phase's words, counting those lines from
+// one.
+type progressHook struct {
+	syncBuffer
+	mu    sync.Mutex
+	seen  map[string]int
+	hooks []lineHook
+}
+
+// The words of the two phases' progress lines.
+const upgrading, rejudging = "fingerprinted again", "judged again"
+
+type lineHook struct {
+	phase string // upgrading or rejudging
+	line  int
+	do    func()
+}
+
+func (h *progressHook) Write(p []byte) (int, error) {
+	n, err := h.syncBuffer.Write(p)
+	line := string(p)
+	if !strings.HasPrefix(line, "refingerprint: ") {
+		return n, err
+	}
+	h.mu.Lock()
+	for _, phase := range []string{upgrading, rejudging} {
+		if strings.Contains(line, phase) {
+			h.seen[phase]++
+		}
+	}
+	var due []func()
+	for _, k := range h.hooks {
+		if strings.Contains(line, k.phase) && h.seen[k.phase] == k.line {
+			due = append(due, k.do)
+		}
+	}
+	h.mu.Unlock()
+	for _, do := range due {
+		do()
+	}
+	return n, err
+}
+
+// TestRefingerprintLinksEveryRepostIngestedMeanwhile upgrades a store of
+// version 2 as a newsroom does: the new binary serves (and stores light
+// reposts of the old articles, which cannot see them) before the first run
+// of refingerprint, during a run that is stopped in its upgrade, during a
+// run stopped while it judges again, while an older binary still serving
+// writes more old articles, and during the last run. Every repost ends
+// linked to its original, and a run after that has nothing left to judge.
+func TestRefingerprintLinksEveryRepostIngestedMeanwhile(t *testing.T) {
+	t.Parallel()
+	dbURL := dbtest.URL(t)
+	ctx := context.Background()
+	store, err := repo.Open(ctx, dbURL, repo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	a, _, _ := testApp(t, map[string]string{"DATABASE_URL": dbURL})
+	dict, _, err := a.loadDictionary("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := service.New(store, fingerprint.NewWeighted(dict, fingerprint.WeightedParamsV2), service.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.New(store, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams), service.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nv, err := corpus.LoadNovel()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Twenty originals, each with a light repost that version 3 judges its
+	// near duplicate.
+	rng := rand.New(rand.NewPCG(33, 1))
+	var originals, reposts []corpus.Article
+	for _, o := range nv.Originals(rng, 60, 500, 1200) {
+		r := nv.Apply(rng, o, corpus.Light)
+		c, err := svc.Compare(ctx, service.Text{Title: o.Title, Body: o.Body}, service.Text{Title: r.Title, Body: r.Body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.NearDuplicate {
+			originals, reposts = append(originals, o), append(reposts, r)
+		}
+		if len(originals) == 20 {
+			break
+		}
+	}
+	if len(originals) < 20 {
+		t.Fatalf("only %d usable originals", len(originals))
+	}
+	storeOld := func(from, to int) {
+		t.Helper()
+		for i := from; i < to; i++ {
+			in := service.ArticleInput{Text: service.Text{Title: originals[i].Title, Body: originals[i].Body}, ExternalID: fmt.Sprintf("o-%d", i), Source: "old"}
+			if _, err := old.Ingest(ctx, in, old.Defaults()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// when says when each repost was ingested, by its original's index.
+	when := map[int]string{}
+	repost := func(moment string, is ...int) func() {
+		return func() {
+			for _, i := range is {
+				in := service.ArticleInput{Text: service.Text{Title: reposts[i].Title, Body: reposts[i].Body}, ExternalID: fmt.Sprintf("r-%d", i), Source: "new"}
+				v, err := svc.Ingest(ctx, in, svc.Defaults())
+				if err != nil {
+					t.Errorf("ingest the repost of o-%d %s: %v", i, moment, err)
+					continue
+				}
+				if v.Status != service.StatusUnique {
+					t.Errorf("the repost of o-%d, ingested %s, is %s: it saw an article of version 2", i, moment, v.Status)
+				}
+				when[i] = moment
+			}
+		}
+	}
+	env := map[string]string{"DATABASE_URL": dbURL}
+	runRefingerprint := func(hooks ...lineHook) (string, error) {
+		t.Helper()
+		runCtx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		a, stdout, _ := testApp(t, env)
+		a.progressInterval = 0
+		h := &progressHook{seen: map[string]int{}, hooks: hooks}
+		for i := range h.hooks {
+			if h.hooks[i].do == nil {
+				h.hooks[i].do = cancel // stop the run here
+			}
+		}
+		a.stderr = h
+		err := a.run(runCtx, []string{"refingerprint"})
+		return stdout.String(), err
+	}
+	storeOld(0, 16)
+	repost("before the first run", 0, 1, 2)()
+	// A run stopped after four articles upgraded, with reposts of two not
+	// yet upgraded ingested during it.
+	if out, err := runRefingerprint(lineHook{upgrading, 2, repost("during a stopped run", 12, 13)}, lineHook{upgrading, 4, nil}); err == nil {
+		t.Errorf("the first run was not stopped:\n%s", out)
+	}
+	// A run that upgrades the rest, with reposts ingested during it, and is
+	// stopped as it judges again.
+	if out, err := runRefingerprint(lineHook{upgrading, 1, repost("during a run stopped as it judges again", 14, 15)}, lineHook{rejudging, 2, nil}); err == nil {
+		t.Errorf("the second run was not stopped:\n%s", out)
+	}
+	// An older binary still serving writes more articles of version 2; the
+	// last run meets them, and reposts of them arrive as it upgrades.
+	storeOld(16, 20)
+	out, err := runRefingerprint(lineHook{upgrading, 1, repost("during the last run", 18, 19)})
+	if err != nil {
+		t.Fatalf("the last run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "every article is of version 3") {
+		t.Errorf("the last run's summary does not say the upgrade is done:\n%s", out)
+	}
+	if len(when) != 9 {
+		t.Fatalf("%d reposts ingested, want 9: %v", len(when), when)
+	}
+	for i, moment := range when {
+		r, err := store.ArticleByKey(ctx, "new", fmt.Sprintf("r-%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := store.ArticleByKey(ctx, "old", fmt.Sprintf("o-%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == service.StatusUnique || r.ClusterID != o.ClusterID {
+			t.Errorf("the repost of o-%d ingested %s is %s in cluster %d after the upgrade, want linked to its original (cluster %d)",
+				i, moment, r.Status, r.ClusterID, o.ClusterID)
+		}
+	}
+
+	out, err = runRefingerprint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"articles of older versions at the start": 0, "unique articles of this version judged again": 0}
+	if got := summaryCounts(t, out); got["articles of older versions at the start"] != 0 || got["unique articles of this version judged again"] != 0 {
+		t.Errorf("a run after the upgrade: %v, want %v:\n%s", got, want, out)
 	}
 }

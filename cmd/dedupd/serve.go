@@ -19,8 +19,11 @@ import (
 )
 
 // The HTTP server's own limits. The handlers bound each request by
-// DEDUP_REQUEST_TIMEOUT; the write timeout stays above it, so that a request
-// that times out still gets its 503 rather than a cut connection.
+// DEDUP_REQUEST_TIMEOUT, and so does the read timeout when it is shorter
+// (a body that has not arrived by then could not be served in time
+// anyway); the write timeout stays above both, so that a request that
+// times out, or whose body never comes, still gets its answer (503, 400)
+// rather than a cut connection.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
@@ -75,6 +78,7 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		MaxBatchBytes:  cfg.MaxBatchBytes,
 		RequestTimeout: cfg.RequestTimeout,
+		UIIdleTimeout:  cfg.UIIdleTimeout,
 		Logger:         log,
 		Registry:       registry,
 	})
@@ -87,7 +91,7 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cmp.Or(a.readHeaderTimeout, readHeaderTimeout),
-		ReadTimeout:       max(cmp.Or(a.readTimeout, readTimeout), cfg.RequestTimeout),
+		ReadTimeout:       min(cmp.Or(a.readTimeout, readTimeout), cfg.RequestTimeout),
 		WriteTimeout:      max(writeTimeout, cfg.RequestTimeout+5*time.Second),
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,

@@ -1,15 +1,19 @@
 // Package clusterquery reads the query of the list of clusters from URL
 // parameters — source, from, to, status, min_size, max_size, limit and
-// cursor — for GET /v1/clusters and the editors' page alike, and writes the
-// cursor of the next page.
+// cursor, each at most once — for GET /v1/clusters and the editors' page
+// alike, and writes the cursor of the next page.
 package clusterquery
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -17,11 +21,17 @@ import (
 // say.
 const DefaultLimit = 50
 
-// Parse reads the query through get, which returns a parameter's value or
-// "". from and to are RFC 3339 times or dates (YYYY-MM-DD, UTC); to is
-// exclusive, and a date in to means the end of that day. Errors are
-// KindInvalid, naming the parameter.
-func Parse(get func(string) string) (service.ClusterQuery, error) {
+// Parse reads the query from the URL's parameters. from and to are RFC
+// 3339 times or dates (YYYY-MM-DD, UTC); to is exclusive, and a date in to
+// means the end of that day; the sizes and the limit are whole numbers in
+// the service's ranges; each is given at most once. A cursor is checked
+// with the key key returns, called only when there is one. Errors are
+// KindInvalid, naming the parameter, or key's.
+func Parse(params url.Values, key func() ([]byte, error)) (service.ClusterQuery, error) {
+	if err := queryparam.Once(params, "source", "from", "to", "status", "cursor"); err != nil {
+		return service.ClusterQuery{}, err
+	}
+	get := params.Get
 	q := service.ClusterQuery{Source: get("source"), Status: service.Status(get("status")), Limit: DefaultLimit}
 	var err error
 	if q.From, err = queryTime(get("from"), "from", false); err != nil {
@@ -31,19 +41,28 @@ func Parse(get func(string) string) (service.ClusterQuery, error) {
 		return q, err
 	}
 	for _, p := range []struct {
-		name string
-		to   *int
-	}{{"min_size", &q.MinSize}, {"max_size", &q.MaxSize}, {"limit", &q.Limit}} {
-		if v := get(p.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return q, service.Invalid(p.name, "must be a whole number, not %q", v)
-			}
-			*p.to = n
+		name   string
+		lo, hi int64
+		to     *int
+	}{
+		{"min_size", 0, service.MaxClusterSize, &q.MinSize},
+		{"max_size", 0, service.MaxClusterSize, &q.MaxSize},
+		{"limit", 1, service.MaxClusterPage, &q.Limit},
+	} {
+		n, ok, err := queryparam.Int(params, p.name, p.lo, p.hi)
+		if err != nil {
+			return q, err
+		}
+		if ok {
+			*p.to = int(n)
 		}
 	}
 	if v := get("cursor"); v != "" {
-		cur, err := DecodeCursor(v)
+		k, err := key()
+		if err != nil {
+			return q, err
+		}
+		cur, err := DecodeCursor(v, k)
 		if err != nil {
 			return q, err
 		}
@@ -71,19 +90,42 @@ func queryTime(v, name string, end bool) (time.Time, error) {
 	return t, nil
 }
 
+// A cursor is the place in the list, signed: base64url of "time,id", a
+// dot, and base64url of the first 16 bytes of its HMAC-SHA256 under the
+// service's CursorKey, so that a cursor this server did not give — edited,
+// or made by hand — is refused rather than moving the list elsewhere.
+const (
+	cursorPurpose = "newsdedup cluster cursor\x00"
+	cursorMACSize = 16
+)
+
 // EncodeCursor writes a place in the list as the opaque token a page's
-// next cursor is.
-func EncodeCursor(c service.ClusterCursor) string {
-	s := c.PublishedAt.UTC().Format(time.RFC3339Nano) + "," + strconv.FormatInt(c.ID, 10)
-	return base64.RawURLEncoding.EncodeToString([]byte(s))
+// next cursor is, signed with key.
+func EncodeCursor(c service.ClusterCursor, key []byte) string {
+	place := c.PublishedAt.UTC().Format(time.RFC3339Nano) + "," + strconv.FormatInt(c.ID, 10)
+	return base64.RawURLEncoding.EncodeToString([]byte(place)) + "." + base64.RawURLEncoding.EncodeToString(cursorMAC(place, key))
 }
 
-// DecodeCursor reads a token EncodeCursor wrote; KindInvalid for anything
-// else.
-func DecodeCursor(s string) (service.ClusterCursor, error) {
+func cursorMAC(place string, key []byte) []byte {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(cursorPurpose + place))
+	return mac.Sum(nil)[:cursorMACSize]
+}
+
+// DecodeCursor reads a token EncodeCursor wrote with key; KindInvalid for
+// anything else.
+func DecodeCursor(s string, key []byte) (service.ClusterCursor, error) {
 	bad := service.Invalid("cursor", "is not a cursor this server gave (the next_cursor of a previous page)")
-	b, err := base64.RawURLEncoding.DecodeString(s)
+	enc, sig, ok := strings.Cut(s, ".")
+	if !ok {
+		return service.ClusterCursor{}, bad
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(enc)
 	if err != nil {
+		return service.ClusterCursor{}, bad
+	}
+	mac, err := base64.RawURLEncoding.Strict().DecodeString(sig)
+	if err != nil || !hmac.Equal(mac, cursorMAC(string(b), key)) {
 		return service.ClusterCursor{}, bad
 	}
 	at, id, ok := strings.Cut(string(b), ",")

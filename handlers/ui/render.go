@@ -101,7 +101,7 @@ type layout struct {
 
 func (p *page) layout(c echo.Context, title string) layout {
 	s := sessionOf(c)
-	return layout{Title: title, Editor: s.Name, CSRF: p.keys.csrfToken(s), Open: p.keys.open}
+	return layout{Title: title, Editor: s.Editor, CSRF: csrfToken(s), Open: p.keys.open}
 }
 
 type signinView struct {

@@ -11,6 +11,7 @@
 package ui
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
+	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -37,8 +39,9 @@ type Config struct {
 	// API's error handler would (and logs the cause of a fault of ours).
 	Problem func(c echo.Context, err error) (status int, message string)
 	Logger  *slog.Logger
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
+	// IdleTimeout ends a session unused for this long; DefaultIdleTimeout
+	// when 0.
+	IdleTimeout time.Duration
 }
 
 // page is the editors' page.
@@ -47,7 +50,7 @@ type page struct {
 	keys    *keyring
 	problem func(echo.Context, error) (int, string)
 	log     *slog.Logger
-	now     func() time.Time
+	limits  service.SessionLimits
 	views   *views
 }
 
@@ -59,18 +62,15 @@ func Register(e *echo.Echo, cfg Config) error {
 	if cfg.Service == nil || cfg.Problem == nil || cfg.Logger == nil {
 		return errors.New("ui: Service, Problem and Logger are required")
 	}
-	keys, err := newKeyring(cfg.KeyDigests)
-	if err != nil {
-		return fmt.Errorf("ui: %w", err)
+	if cfg.IdleTimeout < 0 {
+		return errors.New("ui: IdleTimeout must not be negative")
 	}
 	vs, err := parseViews()
 	if err != nil {
 		return fmt.Errorf("ui: %w", err)
 	}
-	p := &page{svc: cfg.Service, keys: keys, problem: cfg.Problem, log: cfg.Logger, now: cfg.Now, views: vs}
-	if p.now == nil {
-		p.now = time.Now
-	}
+	p := &page{svc: cfg.Service, keys: newKeyring(cfg.KeyDigests), problem: cfg.Problem, log: cfg.Logger, views: vs,
+		limits: service.SessionLimits{Lifetime: sessionLifetime, Idle: cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)}}
 
 	g := e.Group("/ui", p.headers)
 	get := func(path string, h handler, mw ...echo.MiddlewareFunc) {
@@ -130,14 +130,20 @@ func (p *page) headers(next echo.HandlerFunc) echo.HandlerFunc {
 // sessionKey is where signedIn puts the session in the echo context.
 const sessionKey = "ui.session"
 
-// signedIn requires a session: a page without one redirects to the sign-in
-// page (back here after), a form is refused.
+// signedIn requires a session in force, which it marks used: a page
+// without one redirects to the sign-in page (back here after), a form is
+// refused.
 func (p *page) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if ck, err := c.Cookie(sessionCookie); err == nil {
-			if s, ok := p.keys.verify(ck.Value, p.now()); ok {
-				c.Set(sessionKey, s)
+		if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
+			s, err := p.svc.Session(c.Request().Context(), ck.Value, p.limits.Idle)
+			switch {
+			case err == nil && p.keys.signs(s.KeyID):
+				c.Set(sessionKey, session{Session: s, token: ck.Value})
 				return next(c)
+			case err != nil && !errors.Is(err, service.ErrNotFound):
+				status, message := p.problem(c, err)
+				return p.render(c, status, "error", newErrorView(status, message))
 			}
 		}
 		if c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead {
@@ -147,19 +153,51 @@ func (p *page) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// checkForm refuses a form sent by another site, or without the session's
-// CSRF token, and bounds its size.
+// checkForm reads a form (readForm) and refuses one sent by another site,
+// or without the session's CSRF token in its body, or with a field given
+// twice.
 func (p *page) checkForm(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		req := c.Request()
-		req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
-		s := sessionOf(c)
-		if crossSite(req) || !p.keys.checkCSRF(s, req.FormValue("csrf")) {
+		form, err := p.readForm(c)
+		if form == nil {
+			return err
+		}
+		if crossSite(c.Request()) || !checkCSRF(sessionOf(c), form.Get("csrf")) {
 			return p.render(c, http.StatusForbidden, "error", newErrorView(http.StatusForbidden,
 				"this form did not come from this page (its security token is missing or stale): go back, reload and try again"))
 		}
+		if err := queryparam.Once(form, "csrf", "article_id", "note"); err != nil {
+			status, message := p.problem(c, err)
+			return p.render(c, status, "error", newErrorView(status, message))
+		}
 		return next(c)
 	}
+}
+
+// formInAddress is what a POST whose address carries a query is told.
+const formInAddress = "a form sends its fields, and its security token, in its body: this address must carry no query"
+
+// readForm reads a POST's form from its body alone, at most maxFormBytes,
+// into the request's PostForm, and refuses a POST whose address carries a
+// query: a field, and above all a security token, in an address ends up in
+// proxies' logs and browsers' history, and the page's forms never put one
+// there. It returns nil when it refused the form, with the error of
+// writing the page that says why.
+func (p *page) readForm(c echo.Context) (url.Values, error) {
+	req := c.Request()
+	if req.URL.RawQuery != "" {
+		return nil, p.render(c, http.StatusBadRequest, "error", newErrorView(http.StatusBadRequest, formInAddress))
+	}
+	req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
+	if err := req.ParseForm(); err != nil {
+		var mbe *http.MaxBytesError
+		if !errors.As(err, &mbe) {
+			err = &service.Error{Kind: service.KindInvalid, Field: "form", Message: "the form could not be read", Err: err}
+		}
+		status, message := p.problem(c, err)
+		return nil, p.render(c, status, "error", newErrorView(status, message))
+	}
+	return req.PostForm, nil
 }
 
 func sessionOf(c echo.Context) session {
@@ -169,6 +207,9 @@ func sessionOf(c echo.Context) session {
 
 // signinForm is GET /ui/signin.
 func (p *page) signinForm(c echo.Context) error {
+	if err := queryparam.Once(c.QueryParams(), "next"); err != nil {
+		return err
+	}
 	token := randomToken()
 	setCookie(c, signinCookie, token, time.Hour)
 	return p.render(c, http.StatusOK, "signin", signinView{layout: layout{Title: "Sign in", Open: p.keys.open},
@@ -178,36 +219,47 @@ func (p *page) signinForm(c echo.Context) error {
 // signin is POST /ui/signin: a name, and a key when DEDUP_API_KEYS is set.
 func (p *page) signin(c echo.Context) error {
 	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
-	v := signinView{layout: layout{Title: "Sign in", Open: p.keys.open}, Next: localNext(req.FormValue("next")), Name: req.FormValue("name")}
+	form, err := p.readForm(c)
+	if form == nil {
+		return err
+	}
+	v := signinView{layout: layout{Title: "Sign in", Open: p.keys.open}, Next: localNext(form.Get("next")), Name: form.Get("name")}
 	ck, err := c.Cookie(signinCookie)
-	if crossSite(req) || err != nil || ck.Value == "" || req.FormValue("csrf") != ck.Value {
+	if crossSite(req) || err != nil || ck.Value == "" || form.Get("csrf") != ck.Value {
 		v.CSRF = randomToken()
 		setCookie(c, signinCookie, v.CSRF, time.Hour)
 		v.Error = "The sign-in form expired or did not come from this page: try again."
 		return p.render(c, http.StatusForbidden, "signin", v)
 	}
 	v.CSRF = ck.Value
-	name, err := service.CheckEditor(req.FormValue("name"))
+	name, err := service.CheckEditor(form.Get("name"))
 	if err != nil {
 		var se *service.Error
 		errors.As(err, &se)
 		v.Error = "Your name " + strings.TrimPrefix(se.Message, "editor: ") + "."
 		return p.render(c, http.StatusUnprocessableEntity, "signin", v)
 	}
-	s, ok := p.keys.signIn(name, req.FormValue("key"), p.now())
+	keyID, ok := p.keys.keyFor(form.Get("key"))
 	if !ok {
 		v.Error = "That key is not one of this server's API keys."
 		return p.render(c, http.StatusUnauthorized, "signin", v)
 	}
-	setCookie(c, sessionCookie, s.token, sessionLifetime)
+	token, _, err := p.svc.StartSession(req.Context(), name, keyID, p.limits)
+	if err != nil {
+		return err
+	}
+	setCookie(c, sessionCookie, token, sessionLifetime)
 	setCookie(c, signinCookie, "", 0)
-	p.log.InfoContext(req.Context(), "editor signed in", "editor", name, "key_id", s.KeyID)
+	p.log.InfoContext(req.Context(), "editor signed in", "editor", name, "key_id", keyID)
 	return c.Redirect(http.StatusSeeOther, v.Next)
 }
 
-// signout is POST /ui/signout.
+// signout is POST /ui/signout: the session ends on the server, for every
+// copy of its cookie.
 func (p *page) signout(c echo.Context) error {
+	if err := p.svc.EndSession(c.Request().Context(), sessionOf(c).token); err != nil {
+		return err
+	}
 	setCookie(c, sessionCookie, "", 0)
 	return c.Redirect(http.StatusSeeOther, "/ui/signin")
 }
@@ -225,14 +277,15 @@ func localNext(next string) string {
 
 // clusters is GET /ui/: the list, with its filters.
 func (p *page) clusters(c echo.Context) error {
+	ctx := c.Request().Context()
+	key := func() ([]byte, error) { return p.svc.CursorKey(ctx) }
 	form := c.QueryParams()
-	q, err := clusterquery.Parse(form.Get)
 	v := listView{layout: p.layout(c, "Clusters"), Form: filterForm(form), Statuses: statusOptions, Policy: p.svc.KeepPolicy().Describe()}
-	if err != nil {
-		v.Error = message(err)
-		return p.render(c, http.StatusUnprocessableEntity, "clusters", v)
+	q, err := clusterquery.Parse(form, key)
+	var page service.ClusterPage
+	if err == nil {
+		page, err = p.svc.Clusters(ctx, q)
 	}
-	page, err := p.svc.Clusters(c.Request().Context(), q)
 	if errors.Is(err, service.ErrInvalid) {
 		v.Error = message(err)
 		return p.render(c, http.StatusUnprocessableEntity, "clusters", v)
@@ -249,7 +302,11 @@ func (p *page) clusters(c echo.Context) error {
 				next[k] = vs
 			}
 		}
-		next.Set("cursor", clusterquery.EncodeCursor(*page.Next))
+		k, err := key()
+		if err != nil {
+			return err
+		}
+		next.Set("cursor", clusterquery.EncodeCursor(*page.Next, k))
 		v.NextURL = "/ui/?" + next.Encode()
 	}
 	first := url.Values{}
@@ -291,11 +348,14 @@ func (p *page) cluster(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := clusterView{layout: p.layout(c, fmt.Sprintf("Cluster %d", id)), Cluster: view, Done: doneMessage(c, id)}
+	v := clusterView{layout: p.layout(c, fmt.Sprintf("Cluster %d", id)), Cluster: view, Done: doneMessage(c, view)}
 	if head, ok := view.Member(view.ID); ok {
 		v.Title, v.Headline = head.Title, head.Title
 	}
-	right, _ := strconv.ParseInt(c.QueryParam("with"), 10, 64)
+	right, _, err := queryparam.ID(c.QueryParams(), "with")
+	if err != nil {
+		return err
+	}
 	if right == 0 || right == view.Kept.ID {
 		right = 0
 		for _, m := range view.Members {
@@ -319,24 +379,6 @@ func (p *page) cluster(c echo.Context) error {
 	return p.render(c, http.StatusOK, "cluster", v)
 }
 
-// doneMessage is the notice after a form: one of a few sentences, never
-// text from the request.
-func doneMessage(c echo.Context, clusterID int64) string {
-	article, _ := strconv.ParseInt(c.QueryParam("article"), 10, 64)
-	switch c.QueryParam("done") {
-	case "kept":
-		return fmt.Sprintf("Article %d is now the kept member of this cluster.", article)
-	case "reset":
-		return "This cluster follows the keep rule again."
-	case "split":
-		if article == clusterID {
-			return fmt.Sprintf("Article %d was split out: it stays alone, and the articles that linked to it were judged again without it.", article)
-		}
-		return fmt.Sprintf("Article %d was split out, with the articles linking to it: it heads cluster %d now, and none of them will be linked to this cluster's articles again.", article, article)
-	}
-	return ""
-}
-
 // splitForm is GET /ui/clusters/{id}/split?article={id}: what a split would
 // do, and the form that does it.
 func (p *page) splitForm(c echo.Context) error {
@@ -344,7 +386,13 @@ func (p *page) splitForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	article, _ := strconv.ParseInt(c.QueryParam("article"), 10, 64)
+	article, ok, err := queryparam.ID(c.QueryParams(), "article")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return service.Invalid("article", "is required: the article to split out")
+	}
 	preview, err := p.svc.PreviewSplit(c.Request().Context(), id, article)
 	if err != nil {
 		return err
@@ -358,11 +406,15 @@ func (p *page) keep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	article, _ := strconv.ParseInt(c.FormValue("article_id"), 10, 64)
-	if _, err := p.svc.Keep(c.Request().Context(), id, article, p.decisionInput(c)); err != nil {
+	article, err := formArticle(c)
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=kept&article=%d", id, article))
+	d, err := p.svc.Keep(c.Request().Context(), id, article, p.decisionInput(c))
+	if err != nil {
+		return err
+	}
+	return done(c, d)
 }
 
 // reset is POST /ui/clusters/{id}/reset.
@@ -371,10 +423,11 @@ func (p *page) reset(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.svc.ResetKept(c.Request().Context(), id, p.decisionInput(c)); err != nil {
+	d, err := p.svc.ResetKept(c.Request().Context(), id, p.decisionInput(c))
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=reset", id))
+	return done(c, d)
 }
 
 // split is POST /ui/clusters/{id}/split.
@@ -383,16 +436,29 @@ func (p *page) split(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	article, _ := strconv.ParseInt(c.FormValue("article_id"), 10, 64)
-	if _, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c)); err != nil {
+	article, err := formArticle(c)
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d?done=split&article=%d", id, article))
+	res, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c))
+	if err != nil {
+		return err
+	}
+	return done(c, res.Decision)
+}
+
+// formArticle is the form's article_id: an article id, required.
+func formArticle(c echo.Context) (int64, error) {
+	id, ok, err := queryparam.ID(c.Request().PostForm, "article_id")
+	if err == nil && !ok {
+		err = service.Invalid("article_id", "is required: the article the form is about")
+	}
+	return id, err
 }
 
 // decisionInput is who decides (the signed-in name) and their note.
 func (p *page) decisionInput(c echo.Context) service.DecisionInput {
-	return service.DecisionInput{Editor: sessionOf(c).Name, Note: c.FormValue("note")}
+	return service.DecisionInput{Editor: sessionOf(c).Editor, Note: c.Request().PostForm.Get("note")}
 }
 
 // pathID is the {id} of the path; anything but a positive integer names no

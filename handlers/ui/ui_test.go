@@ -54,6 +54,12 @@ func newStack(t *testing.T, keys ...string) *stack {
 
 func newStackOn(t *testing.T, dbURL string, keys ...string) *stack {
 	t.Helper()
+	return newStackWith(t, dbURL, handlers.Config{APIKeys: keys})
+}
+
+// newStackWith serves the stack with cfg, its logger and registry set.
+func newStackWith(t *testing.T, dbURL string, cfg handlers.Config) *stack {
+	t.Helper()
 	st, err := repo.Open(context.Background(), dbURL, repo.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +69,8 @@ func newStackOn(t *testing.T, dbURL string, keys ...string) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := handlers.New(svc, handlers.Config{APIKeys: keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Registry: prometheus.NewRegistry()})
+	cfg.Logger, cfg.Registry = slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry()
+	e, err := handlers.New(svc, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -347,6 +347,14 @@ func (c *Cluster) Stop(ctx context.Context, mode string) error {
 	return nil
 }
 
+// Exec runs a program as the user PostgreSQL runs as (pgBackRest, say), and
+// returns what it printed, both streams.
+func (c *Cluster) Exec(ctx context.Context, program string, args ...string) ([]byte, error) {
+	var out bytes.Buffer
+	err := c.run(ctx, &out, program, args...)
+	return out.Bytes(), err
+}
+
 // LogTail returns the last n lines of the server log, or why it cannot be
 // read.
 func (c *Cluster) LogTail(n int) string {
@@ -445,17 +453,32 @@ func (c *Cluster) pg(ctx context.Context, program string, args ...string) error 
 // run runs one of PostgreSQL's programs, as the postgres user when the
 // process is root, with its output (both streams) going to out.
 func (c *Cluster) run(ctx context.Context, out io.Writer, program string, args ...string) error {
+	cmd := command(ctx, c.runAs, nil, program, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd.Run()
+}
+
+// command returns the command that runs program as the postgres user when
+// runAs is set (the process is root), as the process's own user otherwise,
+// with env added to the environment.
+func command(ctx context.Context, runAs *account, env []string, program string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
-	if c.runAs != nil {
-		cmd = exec.CommandContext(ctx, c.runAs.runuser, append([]string{"-u", SystemUser, "--", program}, args...)...)
-	} else {
+	switch {
+	case runAs != nil:
+		// runuser keeps most of the environment but may reset PATH: env(1)
+		// sets what the program needs after it.
+		argv := append([]string{"-u", SystemUser, "--", "env"}, env...)
+		cmd = exec.CommandContext(ctx, runAs.runuser, append(append(argv, program), args...)...)
+	default:
 		cmd = exec.CommandContext(ctx, program, args...)
+		if len(env) > 0 {
+			cmd.Env = append(os.Environ(), env...)
+		}
 	}
 	// PostgreSQL's programs look up their working folder; the caller's may be
 	// closed to the postgres user.
 	cmd.Dir = "/"
-	cmd.Stdout, cmd.Stderr = out, out
-	return cmd.Run()
+	return cmd
 }
 
 // writeFile replaces path atomically with data, owned by PostgreSQL's user.

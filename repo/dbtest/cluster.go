@@ -22,10 +22,12 @@ const PrivateDatabase = "newsdedup"
 // stopped and its folder removed; if the test failed, the end of the server
 // log is logged first.
 //
+// Settings are postgresql.conf lines added to the cluster's own.
+//
 // It needs the PostgreSQL server programs (see pgcluster.FindBinaries), not
 // DATABASE_URL's server. Like URL, it fails the test, never skips it, when
 // PostgreSQL cannot start. A cluster takes a second or two to create.
-func PrivateCluster(tb testing.TB) *pgcluster.Cluster {
+func PrivateCluster(tb testing.TB, settings ...string) *pgcluster.Cluster {
 	tb.Helper()
 	// The folder must be one the postgres user can reach when the tests run
 	// as root: t.TempDir lies in a folder of mode 700.
@@ -43,7 +45,7 @@ func PrivateCluster(tb testing.TB) *pgcluster.Cluster {
 	c, err := pgcluster.New(filepath.Join(parent, "pg"), pgcluster.Options{
 		Owner:     "repo/dbtest",
 		ConfFile:  "dbtest.conf",
-		Settings:  []string{"max_connections = 100", "shared_buffers = '64MB'"},
+		Settings:  append([]string{"max_connections = 100", "shared_buffers = '64MB'"}, settings...),
 		FirstPort: first,
 		LastPort:  first + 500,
 		NoSync:    true,

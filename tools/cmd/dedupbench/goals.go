@@ -126,5 +126,6 @@ func judgeGoals(r *Results) []Goal {
 	})
 	goals = append(goals, newsGoals(r.NewsIngest)...)
 	goals = append(goals, sentenceCostGoals(r.NewsIngest)...)
-	return append(goals, sentenceGoals(r.SentenceLookup, r.SentenceLookupLarge)...)
+	goals = append(goals, sentenceGoals(r.SentenceLookup, r.SentenceLookupLarge)...)
+	return append(goals, correctionGoals(r.Corrections)...)
 }

@@ -23,11 +23,14 @@ type Results struct {
 	// SentenceLookupLarge is the same index grown to -sentence-large-rows
 	// (issue 38's tier); nil when the run skipped it.
 	SentenceLookupLarge *SentenceLookupResult `json:"sentence_lookup_large,omitempty"`
-	Fingerprint         FingerprintResult     `json:"fingerprint"`
-	Goals               []Goal                `json:"goals"`
-	Phases              []Phase               `json:"phases"`
-	Load                []LoadSample          `json:"load"`
-	TotalSeconds        float64               `json:"total_seconds"`
+	// Corrections is nil when the run skipped it (-corrections-dependants
+	// empty).
+	Corrections  *CorrectionsResult `json:"corrections,omitempty"`
+	Fingerprint  FingerprintResult  `json:"fingerprint"`
+	Goals        []Goal             `json:"goals"`
+	Phases       []Phase            `json:"phases"`
+	Load         []LoadSample       `json:"load"`
+	TotalSeconds float64            `json:"total_seconds"`
 }
 
 // RunSettings are the sizes the run used.

@@ -62,6 +62,7 @@ type verdictJSON struct {
 	DuplicateOf *linkJSON  `json:"duplicate_of"`
 	ClusterID   int64      `json:"cluster_id"`
 	Matches     []linkJSON `json:"matches"`
+	Simhash     string     `json:"simhash"`
 }
 
 // linked tells whether the verdict links the article to another: any

@@ -19,6 +19,7 @@ type storedArticle struct {
 	Distance    int
 	Overlap     float64
 	Coverage    *coverageJSON
+	Simhash     string // 16 hex digits
 	// Error is the article's own error when the service refused it ("" when
 	// stored).
 	Error string
@@ -71,7 +72,7 @@ func ingestNews(ctx context.Context, c *client, articles []newsArticle, progress
 				s.Articles[i] = storedArticle{Error: r.Error.Code + ": " + r.Error.Message}
 				continue
 			}
-			sa := storedArticle{ID: r.ID, Status: r.Status, ClusterID: r.ClusterID}
+			sa := storedArticle{ID: r.ID, Status: r.Status, ClusterID: r.ClusterID, Simhash: r.Simhash}
 			if d := r.DuplicateOf; d != nil && r.linked() {
 				sa.DuplicateOf, sa.Distance, sa.Overlap, sa.Coverage = d.ID, d.Distance, d.Overlap, d.Coverage
 			}

@@ -37,6 +37,7 @@ type newsEvaluation struct {
 	Natural  naturalResult
 	Precise  precisionResult
 	Reposts  repostResults
+	Digests  digestResults
 	Sentence sentenceAudit
 	Sweep    sweepResult
 	// Service is the figures of the service end to end (the load from the
@@ -108,6 +109,7 @@ func (ev *evaluation) goals() []goalRow {
 			}
 		}
 		rows = append(rows, n.Sentence.goal())
+		rows = append(rows, n.Digests.goals()...)
 	}
 	return rows
 }

@@ -118,6 +118,7 @@ func writeMarkdown(path string, ev *evaluation) error {
 		writeNatural(&b, ev.News)
 		writePrecision(&b, ev.News)
 		writeReposts(&b, ev.News)
+		writeDigests(&b, ev.News)
 		writeLoad(&b, ev.News)
 		writeSentences(&b, ev.News)
 	}

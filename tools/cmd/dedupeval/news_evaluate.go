@@ -84,6 +84,15 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 		n.Features.Coverage = n.Features.Coverage || o.Coverage
 	}
 
+	digests := makeDigests(n.Articles, st)
+	fmt.Fprintf(stdout, "checking %d digests through POST /v1/check\n", len(digests))
+	start := time.Now()
+	dout, err := checkDigests(ctx, c, n.Articles, st, digests)
+	if err != nil {
+		return nil, err
+	}
+	n.Digests = digestResults{Counts: tallyDigests(digests, dout), Seconds: time.Since(start).Seconds()}
+
 	fmt.Fprintf(stdout, "sentence audit through GET /v1/articles/{id}/shared-sentences\n")
 	if n.Sentence, err = auditSentences(ctx, c, n.Set, st, cfg.sentenceLinks); err != nil {
 		return nil, err

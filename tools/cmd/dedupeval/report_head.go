@@ -54,7 +54,11 @@ func writeSummary(w io.Writer, ev *evaluation) {
 	fmt.Fprintf(w, "## In short\n\n")
 	m9, n9 := countMet(ev.Goals, 9)
 	m10, n10 := countMet(ev.Goals, 10)
-	fmt.Fprintf(w, "- **Goals**: issue 9 (articles) %d of %d met, issue 10 (sentences) %d of %d met (table below).", m9, n9, m10, n10)
+	fmt.Fprintf(w, "- **Goals**: issue 9 (articles) %d of %d met, issue 10 (sentences) %d of %d met", m9, n9, m10, n10)
+	if m33, n33 := countMet(ev.Goals, 33); n33 > 0 {
+		fmt.Fprintf(w, ", issue 33 (digests) %d of %d met", m33, n33)
+	}
+	fmt.Fprintf(w, " (table below).")
 	if n := ev.News; n != nil && !n.Features.PartialStatus {
 		fmt.Fprintf(w, " The server measured does not yet answer `partial_duplicate` or serve the shared-sentences route: issue 10's figures are what the article-level verdict gives without them, and the sentence audit is not measured.")
 	}
@@ -74,6 +78,10 @@ func writeSummary(w io.Writer, ev *evaluation) {
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "- **Reposts** detected, bands of 300 characters and more (worst band): %s.\n", repostSummary(n))
+		if t := n.Digests.total(); t.Digests > 0 {
+			fmt.Fprintf(w, "- **Digests** of 3, 5 and 10 stored stories: of %d, %d judged partial duplicates of one of their stories, %d near duplicates, %d unique (section 3b).\n",
+				t.Digests, t.PartialOfStory, t.Near, t.Unique)
+		}
 		fmt.Fprintf(w, "- **Candidate load**: %s of unrelated pairs are within 3 bits with the shipped fingerprint.\n", pctFine(f.Load.Value()))
 		if n.Sentence.Skipped == "" {
 			fmt.Fprintf(w, "- **Sentence links** a reader would reject: %s.\n", n.Sentence.rejectedRate())

@@ -43,6 +43,9 @@ func whyOpen(ev *evaluation, r goalRow) string {
 		return ev.Novel.why()
 	case n == nil:
 		return ""
+	case r.Issue == 33:
+		t := n.Digests.total()
+		return fmt.Sprintf("Of %d digests, %d have a fingerprint within 3 bits of one of their stories (their heaviest words are that story's): the verifier must tell a text that holds another plus much more from a near duplicate (section 3b).", t.Digests, t.Within3)
 	case strings.Contains(r.What, "judged partial") || strings.Contains(r.What, "natural partial"):
 		if !n.Features.PartialStatus {
 			return "The server measured does not answer `partial_duplicate` yet: a partial copy is caught only when its whole-article fingerprint stays within 3 bits, which a copy missing a fifth or more of the text rarely does. This goal waits for the sentence-level verdict."

@@ -75,7 +75,7 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Fatalf("run() = %v\n%s", err, stdout.String())
 	}
 	md := readFile(t, filepath.Join(out, "evaluation.md"))
-	for _, want := range []string{"## 1. Natural pairs linked", "## 2. Precision", "## 3. Reposts", "## 4. Candidate load",
+	for _, want := range []string{"## 1. Natural pairs linked", "## 2. Precision", "## 3. Reposts", "## 3b. Digests", "## 4. Candidate load",
 		"## 5. Sentence links", "## 7. The parameters, chosen by a rule", "★", "†"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("evaluation.md lacks %q", want)

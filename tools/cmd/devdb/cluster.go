@@ -53,11 +53,22 @@ func clusterOptions() pgcluster.Options {
 // pgcluster runs it.
 type cluster struct {
 	project string             // absolute project folder, symlinks resolved
+	area    string             // areaCluster, or areaFormation for devdb -ha (formation.go)
 	base    string             // the data area; set by locate
-	pg      *pgcluster.Cluster // the cluster in base; set by locate
+	pg      *pgcluster.Cluster // the cluster in base (set by locate), or where it would be
 }
 
+// The two data areas of a project: the one cluster's, and the formation's.
+const (
+	areaCluster   = "postgres"
+	areaFormation = "ha"
+)
+
 func newCluster(dir string) (*cluster, error) {
+	return newArea(dir, areaCluster)
+}
+
+func newArea(dir, area string) (*cluster, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("project folder %s: %w", dir, err)
@@ -69,7 +80,7 @@ func newCluster(dir string) (*cluster, error) {
 	if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("project folder %s is not a folder", project)
 	}
-	c := &cluster{project: project}
+	c := &cluster{project: project, area: area}
 	// The cluster where it belongs, until locate says otherwise: New also
 	// checks that the programs and, as root, the postgres user are there.
 	c.pg, err = pgcluster.New(c.localBase(), clusterOptions())
@@ -83,7 +94,7 @@ func newCluster(dir string) (*cluster, error) {
 func (c *cluster) lockFile() string { return c.base + ".lock" }
 
 // localBase is the data area inside the project, where it belongs.
-func (c *cluster) localBase() string { return filepath.Join(c.project, ".data", "postgres") }
+func (c *cluster) localBase() string { return filepath.Join(c.project, ".data", c.area) }
 
 // fallbackBase is the data area used when the postgres user cannot reach the
 // project (a root-owned checkout in a mode-700 folder, as CI makes). It is
@@ -95,7 +106,11 @@ func (c *cluster) fallbackBase() string {
 		tmp = "/tmp"
 	}
 	sum := sha256.Sum256([]byte(c.project))
-	return filepath.Join(tmp, "newsdedup-pg-"+hex.EncodeToString(sum[:])[:12])
+	prefix := "newsdedup-pg-"
+	if c.area == areaFormation {
+		prefix = "newsdedup-ha-"
+	}
+	return filepath.Join(tmp, prefix+hex.EncodeToString(sum[:])[:12])
 }
 
 // locate chooses the data area. An existing one wins, the project's own
@@ -126,7 +141,7 @@ func (c *cluster) locate(ctx context.Context, forStart bool) error {
 			logf("the %s user cannot reach %s, so the cluster goes to %s instead", pgcluster.SystemUser, c.project, fallback)
 		}
 	}
-	if c.base != c.pg.Dir() {
+	if c.area == areaCluster && c.base != c.pg.Dir() {
 		pg, err := pgcluster.New(c.base, clusterOptions())
 		if err != nil {
 			return err

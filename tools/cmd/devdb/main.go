@@ -17,6 +17,9 @@
 //	devdb [-dir PROJECT] url      print the URL (the cluster need not run)
 //	devdb [-dir PROJECT] status   say whether it runs; exit 0 if it does, 3 if not
 //	devdb version                 print which PostgreSQL binaries devdb uses
+//	devdb -ha start|stop|url|status   the same for a pg_auto_failover formation
+//	                              (a monitor, a primary and its synchronous
+//	                              standby); start also migrates (make ha-start)
 //
 // Only `start` and `url` write to stdout, and only the URL, so that
 // DATABASE_URL=$(devdb start) works; everything else goes to stderr.
@@ -58,7 +61,7 @@ func main() {
 	}
 }
 
-const usage = `usage: devdb [-dir PROJECT] start|stop|url|status|version
+const usage = `usage: devdb [-dir PROJECT] [-ha] start|stop|url|status|version
 
   start    ensure the local PostgreSQL cluster runs and the newsdedup
            database exists, then print its URL on stdout
@@ -69,11 +72,19 @@ const usage = `usage: devdb [-dir PROJECT] start|stop|url|status|version
 
 The cluster lives in PROJECT/.data/postgres, or, when devdb runs as root and
 the postgres user cannot reach PROJECT, in $TMPDIR/newsdedup-pg-<hash>.
+
+With -ha the commands manage a pg_auto_failover formation instead (needs
+pg_autoctl: apt-get install postgresql-15-auto-failover): a monitor and two
+nodes, a primary and its synchronous standby, in PROJECT/.data/ha (or
+$TMPDIR/newsdedup-ha-<hash>). start makes or starts it, migrates the
+newsdedup database and prints the URL of both nodes
+(target_session_attrs=read-write); status prints each node's state.
 `
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("devdb", flag.ContinueOnError)
 	dir := fs.String("dir", ".", "the project folder whose cluster to manage")
+	ha := fs.Bool("ha", false, "manage the project's pg_auto_failover formation (a monitor and two nodes) instead of its one cluster")
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage, "\nflags:\n"); fs.PrintDefaults() }
 	// Flags may come before or after the subcommand: devdb -dir x start, devdb start -dir x.
 	if err := fs.Parse(args); err != nil {
@@ -101,7 +112,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return printVersion(ctx, bins, stdout)
 	}
 
-	c, err := newCluster(*dir)
+	var c manager
+	if *ha {
+		c, err = newFormation(*dir)
+	} else {
+		c, err = newCluster(*dir)
+	}
 	if err != nil {
 		return err
 	}
@@ -136,6 +152,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		fs.Usage()
 		return exitError{2}
 	}
+}
+
+// manager is what the commands do to the one cluster (cluster) or to the
+// formation (formation).
+type manager interface {
+	Start(ctx context.Context) (url string, err error)
+	Stop(ctx context.Context) error
+	URL() (string, error)
+	Status(ctx context.Context, w io.Writer) (running bool, err error)
 }
 
 // printVersion writes where the binaries are and which version they are.

@@ -1,0 +1,80 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"time"
+)
+
+// The editors' page sessions. A session is a random token the browser
+// keeps (a cookie) and a row the database keeps under the token's SHA-256,
+// so that signing out on one instance ends the session on all, and a
+// session unused for longer than its idle time ends. The database's clock
+// says when a session was last seen and when it ends.
+
+// Session is an editor signed in to the editors' page.
+type Session struct {
+	Editor string
+	// KeyID names the API key that signed the session in (an id derived
+	// from it, never the key), for the page to end the session when that key
+	// is withdrawn.
+	KeyID            string
+	Started, Expires time.Time
+}
+
+// SessionLimits are how long a session lasts: at most Lifetime from its
+// start, and no longer than Idle after it was last used.
+type SessionLimits struct {
+	Lifetime, Idle time.Duration
+}
+
+// SessionStore keeps the editors' sessions under the SHA-256 digests of
+// their tokens.
+type SessionStore interface {
+	// StartSession stores s under digest, to end after lifetime, sets its
+	// Started and Expires, and deletes the sessions that have ended (last
+	// seen longer than idle ago, or past their end).
+	StartSession(ctx context.Context, digest [sha256.Size]byte, s Session, lifetime, idle time.Duration) (Session, error)
+	// Session returns the session stored under digest and marks it seen
+	// now; KindNotFound when there is none, it was last seen longer than
+	// idle ago, or it is past its end.
+	Session(ctx context.Context, digest [sha256.Size]byte, idle time.Duration) (Session, error)
+	// EndSession deletes the session stored under digest, if any.
+	EndSession(ctx context.Context, digest [sha256.Size]byte) error
+}
+
+// StartSession signs an editor in with the API key keyID names, and
+// returns the session and its token (32 random bytes, base64url), which
+// the browser keeps. KindInvalid for a name CheckEditor refuses, or limits
+// that are not positive.
+func (s *Service) StartSession(ctx context.Context, editor, keyID string, limits SessionLimits) (string, Session, error) {
+	editor, err := CheckEditor(editor)
+	if err != nil {
+		return "", Session{}, err
+	}
+	if limits.Lifetime <= 0 || limits.Idle <= 0 {
+		return "", Session{}, Invalid("session", "its lifetime and idle time must be positive")
+	}
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand)
+	token := base64.RawURLEncoding.EncodeToString(b)
+	sess, err := s.store.StartSession(ctx, sha256.Sum256([]byte(token)), Session{Editor: editor, KeyID: keyID}, limits.Lifetime, limits.Idle)
+	if err != nil {
+		return "", Session{}, err
+	}
+	return token, sess, nil
+}
+
+// Session returns the session of token and marks it used: KindNotFound
+// when there is none — never started, signed out, unused for longer than
+// idle, or past its end.
+func (s *Service) Session(ctx context.Context, token string, idle time.Duration) (Session, error) {
+	return s.store.Session(ctx, sha256.Sum256([]byte(token)), idle)
+}
+
+// EndSession signs the session of token out, on every instance.
+func (s *Service) EndSession(ctx context.Context, token string) error {
+	return s.store.EndSession(ctx, sha256.Sum256([]byte(token)))
+}
