@@ -103,6 +103,26 @@ CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
         last_ingested = excluded.last_ingested;
 $$;
 
+CREATE FUNCTION public.sentence_block_keys(simhash bigint) RETURNS bigint[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    -- Each key is the simhash under one block mask of FamilyA or FamilyB
+    -- (service/fingerprint/masks.go), with a tag on the bits outside it
+    -- that no two blocks share: equal keys are equal block values of the
+    -- same block. Not STRICT, so that PostgreSQL inlines it.
+    SELECT ARRAY[
+        (simhash & 4222189076152335) | -8768361275575966080,
+        (simhash & 67555025218437360) | -4607184610759415552,
+        (simhash & 1080880403494997760) | -2248403425207304062,
+        (simhash & -1152657617789587456) | 513701882881771604,
+        (simhash & 1229782938247303441) | 5522190098149805230,
+        (simhash & 2459565876494606882) | 2149637702155574469,
+        (simhash & 4919131752989213764) | -6696139500912279143,
+        (simhash & -8608480567731124088) | 365390194932019462]
+$$;
+
+COMMENT ON FUNCTION public.sentence_block_keys(simhash bigint) IS 'The eight block keys of a sentence simhash: elements 1–4 family A, 5–8 family B. Two simhashes within 3 bits share a key of each family.';
+
 CREATE FUNCTION public.truncate_sentences_of_articles() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -574,7 +594,6 @@ CREATE TABLE public.sentences (
     b2 smallint,
     b3 smallint,
     words bigint[],
-    CONSTRAINT sentences_simhash_check CHECK (((simhash IS NULL) = (a0 IS NULL))),
     CONSTRAINT sentences_span_check CHECK (((0 <= start_char) AND (start_char < end_char)))
 );
 
@@ -591,6 +610,8 @@ COMMENT ON COLUMN public.sentences.runes IS 'The length of its normalised text w
 COMMENT ON COLUMN public.sentences.text_hash IS 'xxhash64 of the normalised text without spaces: equal hashes are the same sentence.';
 
 COMMENT ON COLUMN public.sentences.simhash IS 'The 64-bit simhash of its content words; NULL when it has fewer than four, or is under 20 characters (the 20-character floor since migration 00012; rows stored before may have one from 10 characters).';
+
+COMMENT ON COLUMN public.sentences.a0 IS 'Unused since migration 00019 (NULL for the rows written since, which sentences_block_keys_idx finds); a0–b3 are the block values of the rows written before.';
 
 COMMENT ON COLUMN public.sentences.words IS 'Unused: NULL for the sentences stored since migration 00014, which stopped writing it; older rows hold the 64-bit hashes of their content words, which nothing reads.';
 
@@ -743,6 +764,8 @@ CREATE INDEX sentences_b1_idx ON public.sentences USING btree (b1) WHERE (b1 IS 
 CREATE INDEX sentences_b2_idx ON public.sentences USING btree (b2) WHERE (b2 IS NOT NULL);
 
 CREATE INDEX sentences_b3_idx ON public.sentences USING btree (b3) WHERE (b3 IS NOT NULL);
+
+CREATE INDEX sentences_block_keys_idx ON public.sentences USING gin (public.sentence_block_keys(simhash)) WITH (fastupdate=off) WHERE (simhash IS NOT NULL);
 
 CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash);
 

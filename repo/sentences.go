@@ -13,25 +13,25 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// The sentence index: table sentences, one row per indexed sentence, with
-// the same eight block columns as articles (NULL for a sentence without a
-// simhash) and one B-tree each. Hash indexes and a family-A-only layout
-// were measured and not built: docs/design-notes.md, "The sentence index".
+// The sentence index: table sentences, one row per indexed sentence, its
+// exact text hash in a B-tree, and the eight block keys of its simhash
+// (sentence_block_keys, migration 00019) in one GIN index, which finds the
+// sentences that match a query's in both families by intersecting the
+// posting lists of its keys. The layouts measured before it was chosen, and
+// their figures: docs/scaling.md, "The sentence index's layout".
 
 // sentenceColumns are the columns of a sentence's row, in sentenceValues'
-// order; written with COPY in the article's transaction.
-var sentenceColumns = []string{
-	"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash",
-	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
-}
+// order; written with COPY in the article's transaction. The block columns
+// a0–b3 stay NULL: the GIN index keys the simhash itself.
+var sentenceColumns = []string{"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash"}
 
 func sentenceValues(articleID int64, position int, s *fingerprint.Sentence) []any {
-	values := []any{articleID, position, s.Start, s.End, s.Runes, int64(s.TextHash)}
-	if !s.HasSimhash {
-		return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+	var simhash *int64
+	if s.HasSimhash {
+		h := int64(s.Simhash)
+		simhash = &h
 	}
-	values = append(values, int64(s.Simhash))
-	return append(values, blockArgs(s.Simhash)...)
+	return []any{articleID, position, s.Start, s.End, s.Runes, int64(s.TextHash), simhash}
 }
 
 // writeSentences stores the sentences of article id, replacing any it had.
@@ -54,21 +54,19 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 // sentenceMatchesSQL finds, for each query sentence, the stored sentences
 // with the same text, through the exact hash (with or without a simhash:
 // the same text can have simhashes far apart, migration 00011), and the
-// others whose simhash is within $13 bits, through the sentence block
-// indexes, a match needed in both families, as for articles; at most $14
-// of them (NULL: all), then reads their articles. The query sentences
-// arrive as arrays ($1–$11), one element each; a sentence without a
-// simhash has NULL blocks, which match nothing.
+// others whose simhash is within $5 bits, through the block keys' GIN
+// index, a match needed in both families, as for articles; at most $6 of
+// them (NULL: all), then reads their articles. The query sentences arrive
+// as arrays ($1–$3), one element each; a sentence without a simhash is
+// looked up by its text alone.
 //
-// A stored sentence whose text is not the query's comes back with its span
-// (in characters), and its article's plain text once, on the first of its
-// article's rows that needs it: the caller cuts the sentences out
-// (SentenceMatches), since substring() walks the text from its start for
-// every row. Each query sentence is its own lateral probe (= ANY of them
-// all was slower on PostgreSQL 15), and each match's article is read
-// through the primary key in a lateral subquery that OFFSET 0 keeps from
-// becoming a join, which a young table's plan sorted whole. The figures:
-// docs/design-notes.md, "The sentence index".
+// A stored sentence whose text is not the query's comes back with its span,
+// and its article's plain text once, on the first of its article's rows
+// that needs it: the caller cuts the sentences out (cutting them here with
+// substring() walked the text from its start for every row). Each match's
+// article is read in a lateral subquery that OFFSET 0 keeps from becoming
+// a join, which a writer's plan for a young table sorted the whole articles
+// table to merge. Measurements of both: docs/scaling.md.
 const sentenceMatchesSQL = `
 	SELECT q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash, m.start_char, m.end_char,
 	       CASE WHEN m.text_hash <> q.text_hash
@@ -87,32 +85,34 @@ const sentenceMatchesSQL = `
 
 // sentenceSearchFrom is the search of sentenceMatchesSQL and
 // sentenceHoldersSQL: the query sentences q, each joined to its matches m.
+// The near part asks the GIN index for the sentences whose keys overlap
+// both the query's family-A keys (elements 1–4 of sentence_block_keys) and
+// its family-B keys (5–8); the index intersects the two inside its scan.
 const sentenceSearchFrom = `
-	FROM unnest($1::int4[], $2::int8[], $3::int8[],
-	            $4::int2[], $5::int2[], $6::int2[], $7::int2[], $8::int2[], $9::int2[], $10::int2[], $11::int2[])
-	     AS q(i, text_hash, simhash, a0, a1, a2, a3, b0, b1, b2, b3)
+	FROM unnest($1::int4[], $2::int8[], $3::int8[]) AS q(i, text_hash, simhash)
 	CROSS JOIN LATERAL (
 	    SELECT * FROM (
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
-	        WHERE s.text_hash = q.text_hash AND s.article_id <> $12
+	        WHERE s.text_hash = q.text_hash AND s.article_id <> $4
 	        UNION ALL
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
-	        WHERE (s.a0 = q.a0 OR s.a1 = q.a1 OR s.a2 = q.a2 OR s.a3 = q.a3)
-	          AND (s.b0 = q.b0 OR s.b1 = q.b1 OR s.b2 = q.b2 OR s.b3 = q.b3)
-	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $13
+	        WHERE q.simhash IS NOT NULL AND s.simhash IS NOT NULL
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[1:4]
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[5:8]
+	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $5
 	          AND s.text_hash <> q.text_hash
-	          AND s.article_id <> $12
+	          AND s.article_id <> $4
 	    ) found
-	    LIMIT $14
+	    LIMIT $6
 	) m`
 
 // sentenceHoldersSQL counts what sentenceMatchesSQL finds for each query
 // sentence, all matches and those with its text, and reads no article:
-// what the boilerplate check of a near match needs (service.Holders). The
-// index probes are the same; it saves reading, shipping and scanning each
-// match's article row (measured: docs/design-notes.md, "The sentence index").
+// what the boilerplate check of a near match needs (service.Holders), for
+// the same index probes without reading and shipping each match's article
+// (measured: docs/scaling.md).
 const sentenceHoldersSQL = `
 	SELECT q.i, count(*), count(*) FILTER (WHERE m.text_hash = q.text_hash)
 	` + sentenceSearchFrom + `
@@ -208,35 +208,21 @@ func cutSentenceTexts(sq service.SentenceQuery, matches []service.SentenceMatch,
 }
 
 // sentenceMatchesArgs are the arguments of sentenceMatchesSQL: the query
-// sentences as columns, a sentence without a simhash with NULL blocks
-// (which match nothing), then the article to leave out, the distance and
-// the limit.
+// sentences as columns, a sentence without a simhash with a NULL one, then
+// the article to leave out, the distance and the limit.
 func sentenceMatchesArgs(sq service.SentenceQuery) []any {
 	n := len(sq.Sentences)
 	idx := make([]int32, n)
 	textHashes := make([]int64, n)
 	simhashes := make([]*int64, n)
-	blocks := make([][]*int16, 8)
-	for j := range blocks {
-		blocks[j] = make([]*int16, n)
-	}
 	for i, s := range sq.Sentences {
 		idx[i], textHashes[i] = int32(i), int64(s.TextHash)
-		if !s.HasSimhash {
-			continue
-		}
-		h := int64(s.Simhash)
-		simhashes[i] = &h
-		for j, v := range blockArgs(s.Simhash) {
-			b := v.(int16)
-			blocks[j][i] = &b
+		if s.HasSimhash {
+			h := int64(s.Simhash)
+			simhashes[i] = &h
 		}
 	}
-	args := []any{idx, textHashes, simhashes}
-	for _, b := range blocks {
-		args = append(args, b)
-	}
-	return append(args, sq.ExcludeID, sq.MaxDistance, limitArg(sq.PerSentence))
+	return []any{idx, textHashes, simhashes, sq.ExcludeID, sq.MaxDistance, limitArg(sq.PerSentence)}
 }
 
 // ArticleText returns the indexed sentences of article id and the plain
