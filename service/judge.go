@@ -1,7 +1,6 @@
 package service
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -107,89 +106,19 @@ func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts O
 	}
 }
 
-// compareBool orders false before true.
-func compareBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
+// judgePartial decides whether fp, published at published, is a partial
+// duplicate of an article within sc and opts' window, other than the
+// articles apart, from found, the sentence index's matches of fp's
+// sentences.
+func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
+	links := linksFrom(fp, found, partialScope(fp, published, sc, opts))
+	ids := slices.DeleteFunc(partialProspects(links), apart.has)
+	if len(ids) == 0 {
+		return decision{status: StatusUnique}, nil
 	}
-	return -1
-}
-
-// decide judges a fingerprint against the stored articles with the same text
-// (exact) and the index's candidates (near). A candidate is a match when it
-// is within opts.MaxDistance bits and shares at least opts.MinOverlap of the
-// shorter text and opts.MinWordRatio of the words; a near duplicate when it
-// shares most of both texts too, else a partial duplicate with its coverage
-// (near.go). An exact duplicate links to the first stored copy; a near
-// duplicate to its closest match (fewest differing bits, then most shared
-// text, then most shared words, then the earliest); a partial duplicate,
-// when no match is near, to its closest one.
-func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) decision {
-	seen := make(map[int64]bool, len(exact)+len(near))
-	var matches []Match
-	for _, c := range exact {
-		seen[c.ID] = true
-		matches = append(matches, newMatch(fp, c, true))
+	candidates, err := r.Candidates(ctx, ids)
+	if err != nil {
+		return decision{}, err
 	}
-	for _, c := range near {
-		if seen[c.ID] {
-			continue
-		}
-		m := newMatch(fp, c, false)
-		if !linkedByFingerprint(m.Similarity, opts) {
-			continue
-		}
-		if !nearEnough(m.Similarity, opts) {
-			this, that := fingerprint.Coverage(fp.Shingles, c.Shingles)
-			m.partial, m.Coverage = true, Coverage{This: this, That: that}
-		}
-		matches = append(matches, m)
-	}
-	slices.SortFunc(matches, func(a, b Match) int {
-		return cmp.Or(
-			compareBool(a.partial, b.partial),
-			cmp.Compare(a.Distance, b.Distance),
-			-compareBool(a.exact, b.exact),
-			-cmp.Compare(a.Overlap, b.Overlap),
-			-cmp.Compare(a.WordRatio, b.WordRatio),
-			cmp.Compare(a.ID, b.ID),
-		)
-	})
-
-	// Exact copies sort first (distance 0, exact before near, then by id),
-	// partial ones last, so the best match is always the first.
-	d := decision{status: StatusUnique, matches: matches}
-	if len(matches) > 0 {
-		d.best = &matches[0]
-		switch {
-		case d.best.exact:
-			d.status = StatusExactDuplicate
-		case d.best.partial:
-			d.status = StatusPartialDuplicate
-		default:
-			d.status = StatusNearDuplicate
-		}
-	}
-	if len(d.matches) > opts.Limit {
-		d.matches = d.matches[:opts.Limit]
-	}
-	return d
-}
-
-func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
-	return Match{
-		ID:          c.ID,
-		ExternalID:  c.ExternalID,
-		Source:      c.Source,
-		Title:       c.Title,
-		PublishedAt: c.PublishedAt,
-		Similarity:  similarity(fp, c.Simhash, c.Words, c.Shingles),
-		simhash:     c.Simhash,
-		contentHash: c.ContentHash,
-		clusterID:   c.ClusterID,
-		exact:       exact,
-	}
+	return decidePartial(fp, links, candidates, boilerplateShingles(fp, holdersIn(fp, found)), opts), nil
 }

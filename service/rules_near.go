@@ -1,5 +1,12 @@
 package service
 
+import (
+	"cmp"
+	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
 // A near duplicate shares most of both texts. The verifier counts what two
 // articles share on their sampled character 5-grams (shingles) from each
 // side: the share of the shorter text found in the longer
@@ -44,4 +51,91 @@ func nearEnough(s Similarity, opts Options) bool {
 // of the other is found in it, and own of it in the other.
 func holdsPlusMore(held, own float64) bool {
 	return held >= HoldShare && own < HoldShare
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// decide judges a fingerprint against the stored articles with the same text
+// (exact) and the index's candidates (near). A candidate is a match when it
+// is within opts.MaxDistance bits and shares at least opts.MinOverlap of the
+// shorter text and opts.MinWordRatio of the words; a near duplicate when it
+// shares most of both texts too, else a partial duplicate with its coverage
+// (near.go). An exact duplicate links to the first stored copy; a near
+// duplicate to its closest match (fewest differing bits, then most shared
+// text, then most shared words, then the earliest); a partial duplicate,
+// when no match is near, to its closest one.
+func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) decision {
+	seen := make(map[int64]bool, len(exact)+len(near))
+	var matches []Match
+	for _, c := range exact {
+		seen[c.ID] = true
+		matches = append(matches, newMatch(fp, c, true))
+	}
+	for _, c := range near {
+		if seen[c.ID] {
+			continue
+		}
+		m := newMatch(fp, c, false)
+		if !linkedByFingerprint(m.Similarity, opts) {
+			continue
+		}
+		if !nearEnough(m.Similarity, opts) {
+			this, that := fingerprint.Coverage(fp.Shingles, c.Shingles)
+			m.partial, m.Coverage = true, Coverage{This: this, That: that}
+		}
+		matches = append(matches, m)
+	}
+	slices.SortFunc(matches, func(a, b Match) int {
+		return cmp.Or(
+			compareBool(a.partial, b.partial),
+			cmp.Compare(a.Distance, b.Distance),
+			-compareBool(a.exact, b.exact),
+			-cmp.Compare(a.Overlap, b.Overlap),
+			-cmp.Compare(a.WordRatio, b.WordRatio),
+			cmp.Compare(a.ID, b.ID),
+		)
+	})
+
+	// Exact copies sort first (distance 0, exact before near, then by id),
+	// partial ones last, so the best match is always the first.
+	d := decision{status: StatusUnique, matches: matches}
+	if len(matches) > 0 {
+		d.best = &matches[0]
+		switch {
+		case d.best.exact:
+			d.status = StatusExactDuplicate
+		case d.best.partial:
+			d.status = StatusPartialDuplicate
+		default:
+			d.status = StatusNearDuplicate
+		}
+	}
+	if len(d.matches) > opts.Limit {
+		d.matches = d.matches[:opts.Limit]
+	}
+	return d
+}
+
+func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
+	return Match{
+		ID:          c.ID,
+		ExternalID:  c.ExternalID,
+		Source:      c.Source,
+		Title:       c.Title,
+		PublishedAt: c.PublishedAt,
+		Similarity:  similarity(fp, c.Simhash, c.Words, c.Shingles),
+		simhash:     c.Simhash,
+		contentHash: c.ContentHash,
+		clusterID:   c.ClusterID,
+		exact:       exact,
+	}
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"cmp"
-	"context"
 	"maps"
 	"slices"
 	"time"
@@ -56,23 +55,6 @@ const (
 	// an article, those sharing most first, are measured by their text.
 	maxProspects = 16
 )
-
-// judgePartial decides whether fp, published at published, is a partial
-// duplicate of an article within sc and opts' window, other than the
-// articles apart, from found, the sentence index's matches of fp's
-// sentences.
-func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
-	links := linksFrom(fp, found, partialScope(fp, published, sc, opts))
-	ids := slices.DeleteFunc(partialProspects(links), apart.has)
-	if len(ids) == 0 {
-		return decision{status: StatusUnique}, nil
-	}
-	candidates, err := r.Candidates(ctx, ids)
-	if err != nil {
-		return decision{}, err
-	}
-	return decidePartial(fp, links, candidates, boilerplateShingles(fp, holdersIn(fp, found)), opts), nil
-}
 
 // partialScope says which articles a partial duplicate may link to: of its
 // version, ingested before sc's bound, published within opts' window.

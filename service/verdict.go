@@ -3,8 +3,6 @@ package service
 import (
 	"crypto/sha256"
 	"time"
-
-	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Verdict is the answer about one article.
@@ -56,17 +54,6 @@ type Similarity struct {
 	// Coverage, for a partial duplicate, is how much of each one's indexed
 	// sentences the other holds (partial.go); zero otherwise.
 	Coverage Coverage
-}
-
-// similarity measures fingerprint fp against a stored one.
-func similarity(fp fingerprint.Fingerprint, simhash uint64, words fingerprint.WordSet, shingles fingerprint.ShingleSet) Similarity {
-	aInB, bInA := fingerprint.Coverage(fp.Shingles, shingles)
-	return Similarity{
-		Distance:      fingerprint.Distance(fp.Simhash, simhash),
-		WordRatio:     fingerprint.Ratio(fp.Words, words),
-		Overlap:       max(aInB, bInA),
-		LongerOverlap: min(aInB, bInA),
-	}
 }
 
 // Match is a stored article that the article duplicates. Matches are
