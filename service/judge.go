@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -44,20 +43,19 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 	return s.judgeFrom(ctx, r, fp, published, sc, opts, reads)
 }
 
-// judgeFrom is judge's decision from what it reads first (judgeReads).
+// judgeFrom is judge's decision from what it reads first (judgeReads), the
+// rules' steps (rules_verdict.go) each given what it asks for.
 func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options, reads judgeReads) (decision, int, error) {
-	exactKept, nearKept := reads.apart.drop(reads.exact), reads.apart.drop(reads.near)
-	d := decide(fp, exactKept, nearKept, opts)
-	checkBoilerplate := needsBoilerplateCheck(fp, d)
-	if !checkBoilerplate && (d.best != nil || len(fp.Sentences) == 0) {
-		return d, len(reads.near), nil
+	j := judgeCandidates(fp, reads.apart.drop(reads.exact), reads.apart.drop(reads.near), opts)
+	if !j.wantsSentences() {
+		return j.decision(), len(reads.near), nil
 	}
 	// A near match needs only its sentences' holder counts, to tell
 	// boilerplate (the check only takes matches away); an article left
 	// without a match needs the matches, for the partial step, and reads
 	// them first: its holders are then counted in them.
-	if !checkBoilerplate {
+	if !j.checksBoilerplate() {
 		if _, err := reads.sentences(); err != nil {
 			return decision{}, 0, err
 		}
@@ -70,19 +68,17 @@ func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Finger
 	if err := s.boilerplate.confirm(fp, counted, sc.unlocked); err != nil {
 		return decision{}, 0, err
 	}
-	if checkBoilerplate {
-		d = redecide(fp, d, exactKept, nearKept, counted, opts)
-	}
-	if d.best == nil {
+	j.withHolders(counted)
+	if j.undecided() {
 		found, err := reads.sentences()
 		if err != nil {
 			return decision{}, 0, err
 		}
-		if d, err = s.judgePartial(ctx, r, fp, found, published, sc, opts, reads.apart); err != nil {
+		if err := judgePartial(ctx, r, j, found, published, sc, reads.apart); err != nil {
 			return decision{}, 0, err
 		}
 	}
-	return d, len(reads.near), nil
+	return j.decision(), len(reads.near), nil
 }
 
 // exactQuery asks for the stored copies of fp within sc.
@@ -106,19 +102,18 @@ func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts O
 	}
 }
 
-// judgePartial decides whether fp, published at published, is a partial
-// duplicate of an article within sc and opts' window, other than the
-// articles apart, from found, the sentence index's matches of fp's
-// sentences.
-func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
-	links := linksFrom(fp, found, partialScope(fp, published, sc, opts))
-	ids := slices.DeleteFunc(partialProspects(links), apart.has)
+// judgePartial is step 3 of j, published at published, within sc and
+// opts' window, other than the articles apart, from found, the sentence
+// index's matches of its sentences: it reads the prospects j asks for.
+func judgePartial(ctx context.Context, r Reader, j *judging, found []SentenceMatch, published time.Time, sc scope, apart separations) error {
+	ids := j.prospects(found, partialScope(j.fp, published, sc, j.opts), apart)
 	if len(ids) == 0 {
-		return decision{status: StatusUnique}, nil
+		return nil
 	}
 	candidates, err := r.Candidates(ctx, ids)
 	if err != nil {
-		return decision{}, err
+		return err
 	}
-	return decidePartial(fp, links, candidates, boilerplateShingles(fp, holdersIn(fp, found)), opts), nil
+	j.withProspects(found, candidates)
+	return nil
 }

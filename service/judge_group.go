@@ -3,8 +3,6 @@ package service
 import (
 	"context"
 	"slices"
-
-	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // judgeGroup decides every article of a group, whose ids are reserved:
@@ -28,25 +26,13 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 	if err != nil {
 		return nil, nil, err
 	}
-	decisions := make([]decision, len(g))
+	js := make([]*judging, len(g))
 	counts := make([]int, len(g))
-	exacts, nears := make([][]Candidate, len(g)), make([][]Candidate, len(g))
 	var searched []int // the articles whose sentences are looked up: a near match to check, or no match
 	for i, it := range g {
-		ex, nr := exact[i], near[i]
-		for j := range i {
-			c := groupCandidate(g[j], ids[j])
-			switch {
-			case c.ContentHash == it.fp.ContentHash:
-				ex = append(ex, c)
-			case inWindow(g[j].in.PublishedAt, it.in.PublishedAt, it.opts) &&
-				fingerprint.Distance(c.Simhash, it.fp.Simhash) <= it.opts.MaxDistance:
-				nr = append(nr, c)
-			}
-		}
-		exacts[i], nears[i] = ex, nr
-		decisions[i], counts[i] = decide(it.fp, ex, nr, it.opts), len(near[i])
-		if needsBoilerplateCheck(it.fp, decisions[i]) || (decisions[i].best == nil && len(it.fp.Sentences) > 0) {
+		ex, nr := withEarlier(g, ids, i, exact[i], near[i])
+		js[i], counts[i] = judgeCandidates(it.fp, ex, nr, it.opts), len(near[i])
+		if js[i].wantsSentences() {
 			searched = append(searched, i)
 		}
 	}
@@ -60,15 +46,17 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 		if err := s.boilerplate.confirm(g[i].fp, holders, g[i].unlocked); err != nil {
 			return nil, nil, err
 		}
-		if needsBoilerplateCheck(g[i].fp, decisions[i]) {
-			decisions[i] = redecide(g[i].fp, decisions[i], exacts[i], nears[i], holders, g[i].opts)
-		}
-		if decisions[i].best == nil {
+		js[i].withHolders(holders)
+		if js[i].undecided() {
 			undecided = append(undecided, i)
 		}
 	}
-	if err := judgeGroupPartials(ctx, r, g, ids, undecided, found, decisions); err != nil {
+	if err := judgeGroupPartials(ctx, r, g, ids, undecided, found, js); err != nil {
 		return nil, nil, err
+	}
+	decisions := make([]decision, len(g))
+	for i, j := range js {
+		decisions[i] = j.decision()
 	}
 	return decisions, counts, nil
 }
@@ -115,17 +103,15 @@ func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupI
 // those that are partial duplicates: of a stored article or of an article
 // before them in the group, by found, their sentences' matches
 // (groupSentenceSearch).
-func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int64, undecided []int, found map[int][]SentenceMatch, decisions []decision) error {
+func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int64, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
 	if len(undecided) == 0 {
 		return nil
 	}
-	links := make(map[int]map[int64]*sharedArticle, len(undecided))
 	prospects := make(map[int][]int64, len(undecided))
 	var storedIDs []int64
 	for _, i := range undecided {
 		it := g[i]
-		links[i] = linksFrom(it.fp, found[i], partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts))
-		prospects[i] = partialProspects(links[i])
+		prospects[i] = js[i].prospects(found[i], partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts), nil)
 		for _, id := range prospects[i] {
 			if !isGroupID(id, ids) {
 				storedIDs = append(storedIDs, id)
@@ -150,29 +136,7 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 				candidates = append(candidates, c)
 			}
 		}
-		decisions[i] = decidePartial(g[i].fp, links[i], candidates, boilerplateShingles(g[i].fp, holdersIn(g[i].fp, found[i])), g[i].opts)
+		js[i].withProspects(found[i], candidates)
 	}
 	return nil
-}
-
-// groupCandidate is an article of the group as a candidate of a later one.
-// Its cluster is set when the later one links to it, once its own is
-// known.
-func groupCandidate(it *groupItem, id int64) Candidate {
-	return Candidate{
-		ID:          id,
-		ExternalID:  it.in.ExternalID,
-		Source:      it.in.Source,
-		Title:       it.in.Title,
-		PublishedAt: it.in.PublishedAt,
-		Simhash:     it.fp.Simhash,
-		Words:       it.fp.Words,
-		ContentHash: it.fp.ContentHash,
-		Shingles:    it.fp.Shingles,
-	}
-}
-
-// isGroupID reports whether id is one reserved for the group.
-func isGroupID(id int64, ids []int64) bool {
-	return slices.Contains(ids, id)
 }
