@@ -163,6 +163,27 @@ func (s *Service) RecordKeepPolicy(ctx context.Context) error {
 	return err
 }
 
+// editorsDecide is the way of every editor's decision: it checks who
+// decides and why (in, KindInvalid), records the keep rule if not yet, and
+// runs decide in a transaction of its own, again after a conflict between
+// concurrent writers.
+func editorsDecide[T any](ctx context.Context, s *Service, in *DecisionInput, decide func(Tx) (T, error)) (T, error) {
+	var out T
+	if err := in.validate(); err != nil {
+		return out, err
+	}
+	if err := s.ensureKeepPolicy(ctx); err != nil {
+		return out, err
+	}
+	err := s.withRetry(ctx, func(tx Tx) error {
+		var err error
+		out, err = decide(tx)
+		return err
+	})
+	return out, err
+}
+
+// ensureKeepPolicy records the keep rule unless this process did already.
 func (s *Service) ensureKeepPolicy(ctx context.Context) error {
 	if s.editorial.recorded.Load() {
 		return nil

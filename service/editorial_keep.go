@@ -10,52 +10,36 @@ import (
 // KindNotFound when there is no such cluster or article, KindInvalid when
 // the article is not a member of the cluster or the input is invalid.
 func (s *Service) Keep(ctx context.Context, clusterID, articleID int64, in DecisionInput) (Decision, error) {
-	if err := in.validate(); err != nil {
-		return Decision{}, err
-	}
-	if err := s.ensureKeepPolicy(ctx); err != nil {
-		return Decision{}, err
-	}
-	var d Decision
-	err := s.withRetry(ctx, func(tx Tx) error {
+	return editorsDecide(ctx, s, &in, func(tx Tx) (Decision, error) {
 		var locks clusterLocks
 		a, err := lockMember(ctx, tx, &locks, clusterID, articleID)
 		if err != nil {
-			return err
+			return Decision{}, err
 		}
-		d = Decision{Action: ActionKeep, ClusterID: clusterID, ArticleID: a.ID, ArticleSource: a.Source,
+		d := Decision{Action: ActionKeep, ClusterID: clusterID, ArticleID: a.ID, ArticleSource: a.Source,
 			ArticleExternalID: a.ExternalID, Editor: in.Editor, Note: in.Note}
 		if err := tx.RecordDecision(ctx, &d); err != nil {
-			return err
+			return d, err
 		}
-		return tx.SetKept(ctx, clusterID, a.ID, d.ID)
+		return d, tx.SetKept(ctx, clusterID, a.ID, d.ID)
 	})
-	return d, err
 }
 
 // ResetKept records that the cluster headed by clusterID returns to the
 // keep rule: the editors' choices on its members are withdrawn.
 // KindNotFound when there is no such cluster.
 func (s *Service) ResetKept(ctx context.Context, clusterID int64, in DecisionInput) (Decision, error) {
-	if err := in.validate(); err != nil {
-		return Decision{}, err
-	}
-	if err := s.ensureKeepPolicy(ctx); err != nil {
-		return Decision{}, err
-	}
-	var d Decision
-	err := s.withRetry(ctx, func(tx Tx) error {
+	return editorsDecide(ctx, s, &in, func(tx Tx) (Decision, error) {
 		var locks clusterLocks
 		if _, err := lockMember(ctx, tx, &locks, clusterID, clusterID); err != nil {
-			return err
+			return Decision{}, err
 		}
-		d = Decision{Action: ActionReset, ClusterID: clusterID, Editor: in.Editor, Note: in.Note}
+		d := Decision{Action: ActionReset, ClusterID: clusterID, Editor: in.Editor, Note: in.Note}
 		if err := tx.RecordDecision(ctx, &d); err != nil {
-			return err
+			return d, err
 		}
-		return tx.SetKept(ctx, clusterID, 0, d.ID)
+		return d, tx.SetKept(ctx, clusterID, 0, d.ID)
 	})
-	return d, err
 }
 
 // lockMember locks the cluster headed by clusterID and returns its member

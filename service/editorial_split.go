@@ -80,19 +80,9 @@ type SplitResult struct {
 // KindInvalid when the article is not a member of the cluster, is its only
 // member, or the split would separate more than MaxSplitPairs pairs.
 func (s *Service) Split(ctx context.Context, clusterID, articleID int64, in DecisionInput) (SplitResult, error) {
-	if err := in.validate(); err != nil {
-		return SplitResult{}, err
-	}
-	if err := s.ensureKeepPolicy(ctx); err != nil {
-		return SplitResult{}, err
-	}
-	var res SplitResult
-	err := s.withRetry(ctx, func(tx Tx) error {
-		var err error
-		res, err = s.splitTx(ctx, tx, clusterID, articleID, in)
-		return err
+	return editorsDecide(ctx, s, &in, func(tx Tx) (SplitResult, error) {
+		return s.splitTx(ctx, tx, clusterID, articleID, in)
 	})
-	return res, err
 }
 
 func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64, in DecisionInput) (SplitResult, error) {
