@@ -64,3 +64,31 @@ func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, publi
 	}
 	return judgeReads{exact: exact, near: near, apart: apart, sentences: search, holders: count}, nil
 }
+
+// searchSentences returns the stored sentences matching fp's (excludeID:
+// an article left out), without a statement when fp has none.
+func searchSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64) ([]SentenceMatch, error) {
+	if len(fp.Sentences) == 0 {
+		return nil, nil
+	}
+	return r.SentenceMatches(ctx, sentenceQuery(fp, excludeID))
+}
+
+// countHolders counts the stored sentences matching each of fp's
+// (excludeID: an article left out), without a statement when fp has none.
+func countHolders(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64) ([]Holders, error) {
+	if len(fp.Sentences) == 0 {
+		return nil, nil
+	}
+	return r.SentenceHolders(ctx, sentenceQuery(fp, excludeID))
+}
+
+// sentenceQuery asks the index for the stored sentences matching fp's.
+func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
+	return SentenceQuery{
+		Sentences:   fp.Sentences,
+		MaxDistance: sentenceMaxDistance,
+		ExcludeID:   excludeID,
+		PerSentence: boilerplateArticles,
+	}
+}

@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -138,4 +139,19 @@ func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
 		clusterID:   c.ClusterID,
 		exact:       exact,
 	}
+}
+
+// inWindow reports whether t is within opts' window around published.
+func inWindow(t, published time.Time, opts Options) bool {
+	from, to := window(published, opts)
+	return from.IsZero() || (!t.Before(from) && !t.After(to))
+}
+
+// window returns the publication times a near duplicate of an article
+// published at t may have; both zero when opts sets no window.
+func window(t time.Time, opts Options) (from, to time.Time) {
+	if opts.Window == 0 {
+		return time.Time{}, time.Time{}
+	}
+	return t.Add(-opts.Window), t.Add(opts.Window)
 }

@@ -151,12 +151,3 @@ func (s *Service) withRetry(ctx context.Context, fn func(Tx) error) error {
 	}
 	return err
 }
-
-// window returns the publication times a near duplicate of an article
-// published at t may have; both zero when opts sets no window.
-func window(t time.Time, opts Options) (from, to time.Time) {
-	if opts.Window == 0 {
-		return time.Time{}, time.Time{}
-	}
-	return t.Add(-opts.Window), t.Add(opts.Window)
-}
