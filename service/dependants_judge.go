@@ -15,7 +15,7 @@ import (
 // separations kept, boilerplate told by its holders, partial duplicates
 // found through the sentence index — but all together, in a bounded number
 // of statements however many they are, as a group of new articles is
-// judged (group.go): their plain texts, their copies, their near
+// judged (judge_group.go): their plain texts, their copies, their near
 // candidates, their sentences' matches and the candidates those lead to,
 // one statement each (the searches of each fingerprint version apart). The
 // searches share the latest member's bound, each member keeping the

@@ -10,7 +10,7 @@ import (
 	"unicode"
 )
 
-// The editors' decisions: which member of a cluster to keep (keep.go), and
+// The editors' decisions: which member of a cluster to keep (rules_keep.go), and
 // which articles are not duplicates of each other. Every decision is
 // recorded with who made it, when, and what it was.
 //

@@ -8,7 +8,7 @@ import (
 
 // Ingest fingerprints an article, judges it against the stored articles and
 // stores it with its verdict, in one transaction — shared with the ingests
-// that arrive at the same time (combine.go), each judged as if stored on
+// that arrive at the same time (ingest_queue.go), each judged as if stored on
 // its own.
 //
 // The key (source, external_id) is unique: a retry with the same content

@@ -31,11 +31,11 @@ type groupItem struct {
 	err     error
 	lockSet []LockKey // locks' result, once computed
 	// setAside: the item was left for the batch's next group once
-	// (group_held.go), and is not again.
+	// (ingest_group_held.go), and is not again.
 	setAside bool
 
 	// unlocked are the sentences the current attempt to store the group
-	// left unlocked as known boilerplate (boilerplate_locks.go).
+	// left unlocked as known boilerplate (ingest_locks_boilerplate.go).
 	unlocked []uint64
 }
 
@@ -57,7 +57,7 @@ func (it *groupItem) lockPlan(known *knownBoilerplate) (locks []LockKey, unlocke
 
 // groupBuilder collects the items of the next group: it says when an item
 // does not fit — it would take the group beyond budget locks
-// (lockbudget.go), or
+// (ingest_locks_budget.go), or
 // its key is in the group already (a group inserts its articles at once, and
 // two of one key would collide: the second must see the first stored).
 type groupBuilder struct {
@@ -98,7 +98,7 @@ func (it *groupItem) key() ArticleKey {
 
 // storeGroup stores a group and sets each item's verdict or error, but
 // for the items it sets aside around the other groups being stored
-// (group_held.go), once its turn has come: those it returns unstored, for
+// (ingest_group_held.go), once its turn has come: those it returns unstored, for
 // the caller's next group. When the group's transaction fails for another
 // reason than an unreachable database, one article may be at fault: each is
 // then stored on its own, so that its error is its own. It returns the

@@ -12,7 +12,7 @@ import "sync"
 // So before a group begins its transaction, the articles whose locks a
 // group being stored in this process holds are set aside for the next
 // group — a batch's next, or the next the combiner takes from its queue
-// (combine.go) — with every later article of the group that shares a lock
+// (ingest_queue.go) — with every later article of the group that shares a lock
 // with one set aside; the others are stored at once. That changes no
 // verdict: two articles that share no lock can be neither near duplicates
 // of each other (two fingerprints within 3 bits share a family-A block) nor

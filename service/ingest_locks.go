@@ -68,7 +68,7 @@ func blockLocks(h uint64) []LockKey {
 // family-A blocks, then its sentences. Two articles that share a sentence
 // take that sentence's lock, so the second to arrive sees the first and can
 // be judged its partial duplicate. The sentences known to be boilerplate
-// (known; nil for none) take no lock (boilerplate_locks.go): they are
+// (known; nil for none) take no lock (ingest_locks_boilerplate.go): they are
 // returned apart, unlocked, for judge to confirm.
 func contentLocks(fp fingerprint.Fingerprint, known *knownBoilerplate) (locks []LockKey, unlocked []uint64) {
 	keys := blockLocks(fp.Simhash)

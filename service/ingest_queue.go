@@ -10,7 +10,7 @@ import (
 // Combining single ingests. Each POST /v1/articles used to be a transaction
 // of its own: about eight round trips and a commit — a WAL flush — an
 // article. Under concurrent load the articles that arrive while others are
-// being stored now wait, and are stored together, as one group (group.go):
+// being stored now wait, and are stored together, as one group (ingest_group.go):
 // one transaction, its locks taken with one statement, its candidates found
 // with one statement of each kind, one COPY, one commit. This is group
 // commit, done where the statements are written.
@@ -86,7 +86,7 @@ func (c *combiner) store(ctx context.Context, s *Service, it *groupItem) (Verdic
 }
 
 // lead stores groups of waiting ingests until none waits. The ingests a
-// group sets aside around the groups in flight (group_held.go) go back to
+// group sets aside around the groups in flight (ingest_group_held.go) go back to
 // the head of the queue, answered with the next group.
 func (c *combiner) lead(s *Service) {
 	for {
@@ -142,7 +142,7 @@ func (c *combiner) next(budget int) []*waiter {
 	return round
 }
 
-// requeue puts waiters set aside (group_held.go) back at the head of the
+// requeue puts waiters set aside (ingest_group_held.go) back at the head of the
 // queue, in their order, for the next group.
 func (c *combiner) requeue(back []*waiter) {
 	if len(back) == 0 {

@@ -178,7 +178,7 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 // saveGroupTx is one attempt to store a group, step by step:
 //
 //  1. lock every key and content of the group, in ascending order (known
-//     boilerplate left out, and confirmed in step 4: boilerplate_locks.go);
+//     boilerplate left out, and confirmed in step 4: ingest_locks_boilerplate.go);
 //  2. if a key is stored already, store the group article by article;
 //  3. find the stored copies and near duplicates of every article, and
 //     judge each against them and the articles before it in the group;

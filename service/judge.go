@@ -21,14 +21,14 @@ type scope struct {
 	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
 	// unlocked are the sentences of the article judged that its writer
 	// left unlocked as known boilerplate, for judge to confirm
-	// (boilerplate_locks.go); nil when it holds no lock.
+	// (ingest_locks_boilerplate.go); nil when it holds no lock.
 	unlocked []uint64
 }
 
 // judge finds the stored copies and near duplicates of a fingerprint within
 // scope and decides; a near duplicate that only boilerplate sentences join
-// to it is none (boilerplate.go). When there is none, it looks for the
-// article it is a partial duplicate of (partial.go). Both steps read the
+// to it is none (rules_boilerplate.go). When there is none, it looks for the
+// article it is a partial duplicate of (rules_partial.go). Both steps read the
 // sentence index: the boilerplate check only how many stored sentences
 // match each of the article's, the partial step the matches themselves.
 // Either way it leaves out the articles an editor separated from the

@@ -64,7 +64,7 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 // groupSentenceSearch looks up the sentences of the articles searched of a
 // group, all in one statement, and returns by article the stored sentences
 // and those of the articles before it in the group that match its own. It
-// learns the boilerplate the stored ones show (boilerplate_locks.go).
+// learns the boilerplate the stored ones show (ingest_locks_boilerplate.go).
 func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
 	if len(searched) == 0 {
 		return nil, nil

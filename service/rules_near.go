@@ -20,7 +20,7 @@ import (
 // there). Otherwise — a digest of several stories and one of them, a
 // compilation, an expansion, an excerpt and its original, two texts that
 // share half of one — it is a partial duplicate, with the coverage its
-// text gives (partial.go says what the two shares mean).
+// text gives (rules_partial.go says what the two shares mean).
 //
 // Counted from the shorter side alone, a digest shared all of each of its
 // stories and was their near duplicate whenever its fingerprint was near,
@@ -70,7 +70,7 @@ func compareBool(a, b bool) int {
 // is within opts.MaxDistance bits and shares at least opts.MinOverlap of the
 // shorter text and opts.MinWordRatio of the words; a near duplicate when it
 // shares most of both texts too, else a partial duplicate with its coverage
-// (near.go). An exact duplicate links to the first stored copy; a near
+// (rules_near.go). An exact duplicate links to the first stored copy; a near
 // duplicate to its closest match (fewest differing bits, then most shared
 // text, then most shared words, then the earliest); a partial duplicate,
 // when no match is near, to its closest one.

@@ -10,7 +10,7 @@ import (
 )
 
 // Partial duplicates. A match of the article index that is not near — a
-// digest and one of its stories, an expansion — is one (near.go). An
+// digest and one of its stories, an expansion — is one (rules_near.go). An
 // article that is no exact or near duplicate, nor such a match, may
 // still copy most of an earlier one — an excerpt, the first paragraphs, a
 // copy in another site's dress — or hold most of one — an expansion, a

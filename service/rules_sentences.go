@@ -15,9 +15,9 @@ import (
 // boilerplateArticles articles or more hold, the one asking included, is
 // boilerplate — a portal's disclaimer, an app promotion, a broadcast
 // formula — and links nothing, not even as the text of a near duplicate
-// (boilerplate.go).
+// (rules_boilerplate.go).
 // What is left says which articles share which sentences: the partial
-// duplicates (partial.go) and the multi-viewpoint query (SharedSentences).
+// duplicates (rules_partial.go) and the multi-viewpoint query (SharedSentences).
 const (
 	sentenceMaxDistance = 3
 	// sentenceConfirm is the share of the shorter sentence's character

@@ -49,10 +49,10 @@ type Similarity struct {
 	Overlap float64
 	// LongerOverlap is |A ∩ B| / max(|A|, |B|) of their shingles: the share
 	// of the longer one found in the other. A near duplicate shares most of
-	// both texts (near.go); a digest of three stories, a third of its own.
+	// both texts (rules_near.go); a digest of three stories, a third of its own.
 	LongerOverlap float64
 	// Coverage, for a partial duplicate, is how much of each one's indexed
-	// sentences the other holds (partial.go); zero otherwise.
+	// sentences the other holds (rules_partial.go); zero otherwise.
 	Coverage Coverage
 }
 
@@ -73,5 +73,5 @@ type Match struct {
 	contentHash [sha256.Size]byte
 	clusterID   int64
 	exact       bool
-	partial     bool // a match, but not near (near.go)
+	partial     bool // a match, but not near (rules_near.go)
 }
