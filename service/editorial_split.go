@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"slices"
 )
 
 // SplitPreview is what splitting an article out of its cluster would do.
@@ -156,36 +155,4 @@ func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64
 		return SplitResult{}, err
 	}
 	return SplitResult{Decision: d, ClusterID: a.ID, Moved: moved, Separated: separated}, nil
-}
-
-// separations are the articles an editor separated from the article
-// judged: never linked to it again.
-type separations map[int64]bool
-
-// separatedFrom reads the separations of stored article id; none for 0, an
-// article not stored yet.
-func separatedFrom(ctx context.Context, r Reader, id int64) (separations, error) {
-	if id == 0 {
-		return nil, nil
-	}
-	ids, err := r.Separated(ctx, id)
-	if err != nil || len(ids) == 0 {
-		return nil, err
-	}
-	apart := make(separations, len(ids))
-	for _, x := range ids {
-		apart[x] = true
-	}
-	return apart, nil
-}
-
-// has reports whether article id is separated.
-func (s separations) has(id int64) bool { return s[id] }
-
-// drop removes the separated articles from candidates.
-func (s separations) drop(candidates []Candidate) []Candidate {
-	if len(s) == 0 {
-		return candidates
-	}
-	return slices.DeleteFunc(candidates, func(c Candidate) bool { return s[c.ID] })
 }

@@ -7,13 +7,6 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// decision is the dedup decision before it is stored.
-type decision struct {
-	status  Status
-	best    *Match // the match the article links to; nil when unique
-	matches []Match
-}
-
 // scope limits the stored articles a fingerprint is judged against.
 type scope struct {
 	exclude int64     // an article left out (the one judged, or one leaving); 0 for none

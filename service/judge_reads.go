@@ -92,3 +92,20 @@ func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 		PerSentence: boilerplateArticles,
 	}
 }
+
+// separatedFrom reads the separations of stored article id; none for 0, an
+// article not stored yet.
+func separatedFrom(ctx context.Context, r Reader, id int64) (separations, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	ids, err := r.Separated(ctx, id)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	apart := make(separations, len(ids))
+	for _, x := range ids {
+		apart[x] = true
+	}
+	return apart, nil
+}

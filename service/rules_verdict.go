@@ -79,3 +79,18 @@ func (j *judging) withProspects(found []SentenceMatch, candidates []Candidate) {
 func (j *judging) decision() decision {
 	return j.d
 }
+
+// separations are the articles an editor separated from the article
+// judged: never linked to it again.
+type separations map[int64]bool
+
+// has reports whether article id is separated.
+func (s separations) has(id int64) bool { return s[id] }
+
+// drop removes the separated articles from candidates.
+func (s separations) drop(candidates []Candidate) []Candidate {
+	if len(s) == 0 {
+		return candidates
+	}
+	return slices.DeleteFunc(candidates, func(c Candidate) bool { return s[c.ID] })
+}

@@ -75,3 +75,10 @@ type Match struct {
 	exact       bool
 	partial     bool // a match, but not near (rules_near.go)
 }
+
+// decision is the dedup decision before it is stored.
+type decision struct {
+	status  Status
+	best    *Match // the match the article links to; nil when unique
+	matches []Match
+}
