@@ -213,7 +213,7 @@ func judgeStoredPartials(ctx context.Context, r Reader, g *group, items []*membe
 	var ids []int64
 	for _, k := range undecided {
 		it := items[k]
-		prospects[k] = js[k].prospects(found[k], partialScope(it.fp, it.PublishedAt, scope{before: it.IngestedAt}, g.opts), g.apart[it.ID])
+		prospects[k] = js[k].prospects(found[k], partialScope(it.fp, it.PublishedAt, it.IngestedAt, g.opts), g.apart[it.ID])
 		ids = append(ids, prospects[k]...)
 	}
 	slices.Sort(ids)

@@ -99,7 +99,7 @@ func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts O
 // opts' window, other than the articles apart, from found, the sentence
 // index's matches of its sentences: it reads the prospects j asks for.
 func judgePartial(ctx context.Context, r Reader, j *judging, found []SentenceMatch, published time.Time, sc scope, apart separations) error {
-	ids := j.prospects(found, partialScope(j.fp, published, sc, j.opts), apart)
+	ids := j.prospects(found, partialScope(j.fp, published, sc.before, j.opts), apart)
 	if len(ids) == 0 {
 		return nil
 	}

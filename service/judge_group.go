@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"slices"
+	"time"
 )
 
 // judgeGroup decides every article of a group, whose ids are reserved:
@@ -111,7 +112,7 @@ func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int
 	var storedIDs []int64
 	for _, i := range undecided {
 		it := g[i]
-		prospects[i] = js[i].prospects(found[i], partialScope(it.fp, it.in.PublishedAt, scope{}, it.opts), nil)
+		prospects[i] = js[i].prospects(found[i], partialScope(it.fp, it.in.PublishedAt, time.Time{}, it.opts), nil)
 		for _, id := range prospects[i] {
 			if !isGroupID(id, ids) {
 				storedIDs = append(storedIDs, id)

@@ -57,11 +57,12 @@ const (
 )
 
 // partialScope says which articles a partial duplicate may link to: of its
-// version, ingested before sc's bound, published within opts' window.
-func partialScope(fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) func(SentenceMatch) bool {
+// version, ingested before before (zero for no bound), published within
+// opts' window.
+func partialScope(fp fingerprint.Fingerprint, published, before time.Time, opts Options) func(SentenceMatch) bool {
 	return func(m SentenceMatch) bool {
 		return m.Version == fp.Version &&
-			(sc.before.IsZero() || m.IngestedAt.Before(sc.before)) &&
+			(before.IsZero() || m.IngestedAt.Before(before)) &&
 			inWindow(m.PublishedAt, published, opts)
 	}
 }

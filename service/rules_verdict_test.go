@@ -168,7 +168,7 @@ func runJudging(j *judging, found []SentenceMatch, published time.Time, candidat
 	}
 	j.withHolders(holdersIn(j.fp, found))
 	if j.undecided() {
-		if ids := j.prospects(found, partialScope(j.fp, published, scope{}, j.opts), nil); len(ids) > 0 {
+		if ids := j.prospects(found, partialScope(j.fp, published, time.Time{}, j.opts), nil); len(ids) > 0 {
 			j.withProspects(found, candidates(ids))
 		}
 	}
