@@ -126,21 +126,6 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	return d
 }
 
-func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
-	return Match{
-		ID:          c.ID,
-		ExternalID:  c.ExternalID,
-		Source:      c.Source,
-		Title:       c.Title,
-		PublishedAt: c.PublishedAt,
-		Similarity:  similarity(fp, c.Simhash, c.Words, c.Shingles),
-		simhash:     c.Simhash,
-		contentHash: c.ContentHash,
-		clusterID:   c.ClusterID,
-		exact:       exact,
-	}
-}
-
 // inWindow reports whether t is within opts' window around published.
 func inWindow(t, published time.Time, opts Options) bool {
 	from, to := window(published, opts)

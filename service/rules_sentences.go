@@ -24,12 +24,6 @@ const (
 	// 5-grams the other must hold when their texts differ: a simhash within
 	// 3 bits alone joins unrelated sentences three times in four.
 	sentenceConfirm = 0.8
-	// boilerplateArticles: a sentence found in this many articles or more
-	// (the one asking and the stored ones) is boilerplate, as in the view
-	// shared_sentence_pairs. On real news that leaves 42 sentences out of
-	// 422,000 and takes the 99th percentile of articles sharing a sentence
-	// with one article from 19,860 to 14.
-	boilerplateArticles = 20
 )
 
 // Coverage says how much two articles' indexed sentences overlap, by their

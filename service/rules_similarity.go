@@ -12,3 +12,18 @@ func similarity(fp fingerprint.Fingerprint, simhash uint64, words fingerprint.Wo
 		LongerOverlap: min(aInB, bInA),
 	}
 }
+
+func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
+	return Match{
+		ID:          c.ID,
+		ExternalID:  c.ExternalID,
+		Source:      c.Source,
+		Title:       c.Title,
+		PublishedAt: c.PublishedAt,
+		Similarity:  similarity(fp, c.Simhash, c.Words, c.Shingles),
+		simhash:     c.Simhash,
+		contentHash: c.ContentHash,
+		clusterID:   c.ClusterID,
+		exact:       exact,
+	}
+}
