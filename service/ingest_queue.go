@@ -25,14 +25,8 @@ import (
 // lives only while there is work: one group's commit and lookups overlap
 // with the next group's.
 //
-// Two, measured against one and three on real news with the sentence index
-// (dedupbench's single-article runs, 16 clients, 4,000 Sina articles, in
-// turn three times each). One: 230–274 articles/s against 282–328, the
-// same CPU time an article (4.8–5.9 ms, this process and PostgreSQL
-// together, against 5.1–5.8), the cores less busy (1.33 of 2 against
-// 1.66): larger groups save nothing, and nothing overlaps a commit. Three:
-// 243–278 against 300–315, PostgreSQL spending 3.3–3.8 ms of CPU an article
-// against 2.8–2.9, three writers contending where two did not.
+// Two, against one and three on real news: docs/design-notes.md, "service:
+// two combiners".
 const maxCombiners = 2
 
 // combiner queues the single ingests waiting to be stored.

@@ -28,12 +28,9 @@ type judgeReads struct {
 // wantMatches says the caller will want them anyway; otherwise the counts
 // alone, which read no article (SentenceHolders).
 //
-// Reading them concurrently, each on a connection of its own, was
-// measured: one client's checks at 1,000,000 articles were 8–10 % faster
-// at the median, but under the load test's 50 clients of mixed traffic the
-// service answered fewer requests a second (530–629 in four runs, against
-// 610–686 in two without), a check holding up to three of the pool's
-// connections at once.
+// In turn, not concurrently: a check would hold up to three of the
+// pool's connections (docs/design-notes.md, "service: the judge reads in
+// turn").
 func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, wantMatches bool) (judgeReads, error) {
 	exact, near, err := r.CopiesAndCandidates(ctx, exactQuery(fp, sc), nearQuery(fp, published, sc, opts))
 	if err != nil {
