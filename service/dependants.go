@@ -32,7 +32,7 @@ import (
 
 // readGroup reads the dependants of article x as a group, nil when it has
 // none.
-func (s *Service) readGroup(ctx context.Context, r Reader, x int64) (*group, error) {
+func (s *Service) readGroup(ctx context.Context, r ArticleReader, x int64) (*group, error) {
 	deps, err := r.Dependants(ctx, x)
 	if err != nil || len(deps) == 0 {
 		return nil, err

@@ -92,7 +92,7 @@ func (s *Service) judgeStored(ctx context.Context, tx Tx, locks *clusterLocks, g
 // candidates ingested before it, exclude left out: one search of each kind
 // for the items of each fingerprint version, a text or a fingerprint asked
 // once, the near search's window stretched over its items' windows.
-func storedCandidates(ctx context.Context, r Reader, items []*member, exclude int64, opts Options) (exact, near [][]Candidate, err error) {
+func storedCandidates(ctx context.Context, r JudgeReader, items []*member, exclude int64, opts Options) (exact, near [][]Candidate, err error) {
 	exact, near = make([][]Candidate, len(items)), make([][]Candidate, len(items))
 	byVersion := make(map[fingerprint.Version][]int)
 	for k, it := range items {
@@ -157,7 +157,7 @@ func storedCandidates(ctx context.Context, r Reader, items []*member, exclude in
 // storedSentenceSearch looks up the sentences of items searched, each
 // sentence once, in one statement, and returns by item the stored
 // sentences matching its own, its own left out.
-func storedSentenceSearch(ctx context.Context, r Reader, items []*member, searched []int, exclude int64) (map[int][]SentenceMatch, error) {
+func storedSentenceSearch(ctx context.Context, r JudgeReader, items []*member, searched []int, exclude int64) (map[int][]SentenceMatch, error) {
 	if len(searched) == 0 {
 		return nil, nil
 	}
@@ -205,7 +205,7 @@ func storedSentenceSearch(ctx context.Context, r Reader, items []*member, search
 // judgeStoredPartials decides, among the undecided items, those that are
 // partial duplicates of an article ingested before them, from their
 // sentences' matches, the candidates they lead to read in one statement.
-func judgeStoredPartials(ctx context.Context, r Reader, g *group, items []*member, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
+func judgeStoredPartials(ctx context.Context, r JudgeReader, g *group, items []*member, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
 	if len(undecided) == 0 {
 		return nil
 	}

@@ -105,7 +105,7 @@ func likeness(m, kept *Article) Likeness {
 }
 
 // isHead checks that article id exists and heads its cluster.
-func (s *Service) isHead(ctx context.Context, r Reader, id int64) error {
+func (s *Service) isHead(ctx context.Context, r ArticleReader, id int64) error {
 	a, err := r.Article(ctx, id)
 	switch {
 	case errors.Is(err, ErrNotFound):

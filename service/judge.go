@@ -27,7 +27,7 @@ type scope struct {
 // Either way it leaves out the articles an editor separated from the
 // article judged (sc.self). It also returns how many candidates the
 // article index query gave.
-func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
+func (s *Service) judge(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options) (decision, int, error) {
 	reads, err := readInTurn(ctx, r, fp, published, sc, opts, false)
 	if err != nil {
@@ -38,7 +38,7 @@ func (s *Service) judge(ctx context.Context, r Reader, fp fingerprint.Fingerprin
 
 // judgeFrom is judge's decision from what it reads first (judgeReads), the
 // rules' steps (rules_verdict.go) each given what it asks for.
-func (s *Service) judgeFrom(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time,
+func (s *Service) judgeFrom(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options, reads judgeReads) (decision, int, error) {
 	j := judgeCandidates(fp, reads.apart.drop(reads.exact), reads.apart.drop(reads.near), opts)
 	if !j.wantsSentences() {
@@ -98,7 +98,7 @@ func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts O
 // judgePartial is step 3 of j, published at published, within sc and
 // opts' window, other than the articles apart, from found, the sentence
 // index's matches of its sentences: it reads the prospects j asks for.
-func judgePartial(ctx context.Context, r Reader, j *judging, found []SentenceMatch, published time.Time, sc scope, apart separations) error {
+func judgePartial(ctx context.Context, r JudgeReader, j *judging, found []SentenceMatch, published time.Time, sc scope, apart separations) error {
 	ids := j.prospects(found, partialScope(j.fp, published, sc.before, j.opts), apart)
 	if len(ids) == 0 {
 		return nil

@@ -12,7 +12,7 @@ import (
 // duplicate only boilerplate joins to it is none, and an article left
 // without a match may be a partial duplicate. It also returns how many
 // candidates the article index gave each.
-func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids []int64) ([]decision, []int, error) {
+func (s *Service) judgeGroup(ctx context.Context, r JudgeReader, g []*groupItem, ids []int64) ([]decision, []int, error) {
 	exactQs := make([]ExactQuery, len(g))
 	nearQs := make([]NearQuery, len(g))
 	for i, it := range g {
@@ -66,7 +66,7 @@ func (s *Service) judgeGroup(ctx context.Context, r Reader, g []*groupItem, ids 
 // group, all in one statement, and returns by article the stored sentences
 // and those of the articles before it in the group that match its own. It
 // learns the boilerplate the stored ones show (ingest_locks_boilerplate.go).
-func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
+func (s *Service) groupSentenceSearch(ctx context.Context, r JudgeReader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
 	if len(searched) == 0 {
 		return nil, nil
 	}
@@ -104,7 +104,7 @@ func (s *Service) groupSentenceSearch(ctx context.Context, r Reader, g []*groupI
 // those that are partial duplicates: of a stored article or of an article
 // before them in the group, by found, their sentences' matches
 // (groupSentenceSearch).
-func judgeGroupPartials(ctx context.Context, r Reader, g []*groupItem, ids []int64, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
+func judgeGroupPartials(ctx context.Context, r JudgeReader, g []*groupItem, ids []int64, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
 	if len(undecided) == 0 {
 		return nil
 	}

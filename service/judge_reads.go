@@ -31,7 +31,7 @@ type judgeReads struct {
 // In turn, not concurrently: a check would hold up to three of the
 // pool's connections (docs/design-notes.md, "service: the judge reads in
 // turn").
-func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, wantMatches bool) (judgeReads, error) {
+func readInTurn(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, wantMatches bool) (judgeReads, error) {
 	exact, near, err := r.CopiesAndCandidates(ctx, exactQuery(fp, sc), nearQuery(fp, published, sc, opts))
 	if err != nil {
 		return judgeReads{}, err
@@ -64,7 +64,7 @@ func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, publi
 
 // searchSentences returns the stored sentences matching fp's (excludeID:
 // an article left out), without a statement when fp has none.
-func searchSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64) ([]SentenceMatch, error) {
+func searchSentences(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, excludeID int64) ([]SentenceMatch, error) {
 	if len(fp.Sentences) == 0 {
 		return nil, nil
 	}
@@ -73,7 +73,7 @@ func searchSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, 
 
 // countHolders counts the stored sentences matching each of fp's
 // (excludeID: an article left out), without a statement when fp has none.
-func countHolders(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64) ([]Holders, error) {
+func countHolders(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, excludeID int64) ([]Holders, error) {
 	if len(fp.Sentences) == 0 {
 		return nil, nil
 	}
@@ -92,7 +92,7 @@ func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
 
 // separatedFrom reads the separations of stored article id; none for 0, an
 // article not stored yet.
-func separatedFrom(ctx context.Context, r Reader, id int64) (separations, error) {
+func separatedFrom(ctx context.Context, r JudgeReader, id int64) (separations, error) {
 	if id == 0 {
 		return nil, nil
 	}

@@ -82,7 +82,7 @@ func (s *Service) SharedSentences(ctx context.Context, id int64, opts SharedOpti
 // sharedSentences is the multi-viewpoint query for fingerprint fp of an
 // article published at published (excludeID: the article itself, if
 // stored).
-func (s *Service) sharedSentences(ctx context.Context, r Reader, fp fingerprint.Fingerprint, excludeID int64, published time.Time, opts SharedOptions) (SharedSentences, error) {
+func (s *Service) sharedSentences(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, excludeID int64, published time.Time, opts SharedOptions) (SharedSentences, error) {
 	found, err := searchSentences(ctx, r, fp, excludeID)
 	if err != nil {
 		return SharedSentences{}, err
@@ -113,7 +113,7 @@ func sharedSentencesFrom(fp fingerprint.Fingerprint, found []SentenceMatch, publ
 
 // storedFingerprint is the fingerprint of stored article a with its
 // sentences and their text, read from the store.
-func storedFingerprint(ctx context.Context, r Reader, a Article) (fingerprint.Fingerprint, error) {
+func storedFingerprint(ctx context.Context, r ArticleReader, a Article) (fingerprint.Fingerprint, error) {
 	fp := a.fingerprint()
 	var err error
 	fp.Sentences, fp.PlainBody, err = r.ArticleText(ctx, a.ID)
