@@ -30,8 +30,10 @@ func (s *Service) judgeGroup(ctx context.Context, r JudgeReader, g []*groupItem,
 	js := make([]*judging, len(g))
 	counts := make([]int, len(g))
 	var searched []int // the articles whose sentences are looked up: a near match to check, or no match
+	earlier := make([]Candidate, 0, len(g))
 	for i, it := range g {
-		ex, nr := withEarlier(g, ids, i, exact[i], near[i])
+		ex, nr := withEarlier(it.fp, it.in.PublishedAt, it.opts, earlier, exact[i], near[i])
+		earlier = append(earlier, groupCandidate(it, ids[i]))
 		js[i], counts[i] = judgeCandidates(it.fp, ex, nr, it.opts), len(near[i])
 		if js[i].wantsSentences() {
 			searched = append(searched, i)
@@ -140,4 +142,26 @@ func judgeGroupPartials(ctx context.Context, r JudgeReader, g []*groupItem, ids 
 		js[i].withProspects(found[i], candidates)
 	}
 	return nil
+}
+
+// groupCandidate is an article of the group as a candidate of a later one.
+// Its cluster is set when the later one links to it, once its own is
+// known.
+func groupCandidate(it *groupItem, id int64) Candidate {
+	return Candidate{
+		ID:          id,
+		ExternalID:  it.in.ExternalID,
+		Source:      it.in.Source,
+		Title:       it.in.Title,
+		PublishedAt: it.in.PublishedAt,
+		Simhash:     it.fp.Simhash,
+		Words:       it.fp.Words,
+		ContentHash: it.fp.ContentHash,
+		Shingles:    it.fp.Shingles,
+	}
+}
+
+// isGroupID reports whether id is one reserved for the group.
+func isGroupID(id int64, ids []int64) bool {
+	return slices.Contains(ids, id)
 }

@@ -263,9 +263,11 @@ func TestGroupJudgedAsOneByOne(t *testing.T) {
 			}
 			own := indexGroupSentences(g)
 			var asGroup []judged
+			var earlier []Candidate
 			for i, it := range g {
 				exact, near := copiesAndNear(stored, it.fp, it.in.PublishedAt, opts)
-				ex, nr := withEarlier(g, ids, i, exact, near)
+				ex, nr := withEarlier(it.fp, it.in.PublishedAt, opts, earlier, exact, near)
+				earlier = append(earlier, groupCandidate(it, ids[i]))
 				found := append(sentenceMatches(stored, it.fp), groupSentenceMatches(g, ids, i, own)...)
 				candidates := func(want []int64) []Candidate {
 					out := byIDs(stored)(want)
