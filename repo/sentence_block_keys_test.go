@@ -144,7 +144,7 @@ func TestSentenceBlockKeysMigration(t *testing.T) {
 			table = append(table, storedSentence{article: id, position: p, textHash: s.TextHash, simhash: s.Simhash, has: true})
 		}
 	}
-	if _, err := m.Down(ctx); err != nil {
+	if _, err := m.DownTo(ctx, 18); err != nil {
 		t.Fatal(err)
 	}
 	wrong := 0
