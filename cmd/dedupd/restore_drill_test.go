@@ -74,6 +74,9 @@ func TestRestoreDrill(t *testing.T) {
 	backupStart := time.Now()
 	backrest("backup", "--type=full")
 	backupTook := time.Since(backupStart)
+	// pgBackRest keeps the backup's stop time in whole seconds and restores
+	// to a time only after it: the point must lie in a later second.
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
 	var info []struct {
 		Backup []struct {
 			Info struct {
