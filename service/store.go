@@ -19,6 +19,9 @@ type Store interface {
 	EditorialReader
 	SecretStore
 	SessionStore
+	SearchStore
+	OverviewStore
+	ListingStore
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
 	InTx(ctx context.Context, fn func(Tx) error) error
