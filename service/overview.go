@@ -177,3 +177,9 @@ func bySource(buckets []DuplicateBucket) []SourceCount {
 	})
 	return out[:min(len(out), TopSources)]
 }
+
+// WithClock makes a Service that reads the time from now: the overview's
+// today and last 24 hours are now's.
+func WithClock(now func() time.Time) Setting {
+	return func(s *Service) { s.now = now }
+}
