@@ -62,7 +62,9 @@ func TestOverviewCutsDaysInTheZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dc := func(near, exact, partial int) service.DuplicateCounts { return service.DuplicateCounts{Near: near, Exact: exact, Partial: partial} }
+	dc := func(near, exact, partial int) service.DuplicateCounts {
+		return service.DuplicateCounts{Near: near, Exact: exact, Partial: partial}
+	}
 	if len(o.Days) != 30 || !o.Days[29].Day.Equal(at("2026-11-04T16:00:00Z")) || !o.Days[0].Day.Equal(at("2026-10-06T16:00:00Z")) {
 		t.Fatalf("days from %v to %v (%d), want 30 Beijing days to 5 November", o.Days[0].Day, o.Days[len(o.Days)-1].Day, len(o.Days))
 	}
