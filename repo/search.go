@@ -44,7 +44,7 @@ func (q queries) SearchArticles(ctx context.Context, t service.SearchTerms, limi
 	}
 	if t.Words {
 		text := arg(t.Text)
-		parts = append(parts, `(SELECT article_id, 'words', 5 FROM article_search
+		parts = append(parts, `(SELECT article_id AS id, 'words' AS match, 5 AS rank FROM article_search
 			WHERE keys @> search_keys(`+text+`)
 			  AND NOT EXISTS (SELECT 1 FROM unnest(search_terms(`+text+`)) w WHERE strpos(title_text, w) = 0)
 			ORDER BY published_at DESC, article_id DESC

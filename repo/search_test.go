@@ -64,6 +64,7 @@ func TestSearch(t *testing.T) {
 		{"洪水防御", []string{"xwlb-20250715-14481:words"}},
 		{"防御 长江", []string{"xwlb-20250715-14481:words"}},
 		{"防御长江", nil},
+		{"长江 洪水 防御", []string{"xwlb-20250715-14481:words"}}, // words alone: no key, no id
 		{"nba", []string{"s-4:words"}},
 		{"NBA总决赛", []string{"s-4:words"}},
 		{"floods YANGTZE", []string{"s-5:words"}},

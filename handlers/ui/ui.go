@@ -421,6 +421,9 @@ func (p *page) search(c echo.Context) error {
 		return err
 	}
 	if h, ok := leadsTo(r); ok {
+		if h.Match == service.MatchWords { // the story: its cluster as it is
+			h.ID = h.ClusterID
+		}
 		return c.Redirect(http.StatusSeeOther, memberURL(h.ClusterID, h.ID))
 	}
 	v.Result = r
