@@ -361,6 +361,10 @@ func TestEditorsPageInABrowser(t *testing.T) {
 	if n := eval(fmt.Sprintf(`String(document.querySelectorAll("tr#m%d").length)`, f.repost.ID)); n != "0" {
 		t.Error("the split-out repost is still listed in the cluster")
 	}
+	// The log names what was done, latest first, not the buttons that did it.
+	if what := eval(`[...document.querySelectorAll("section.decisions td:nth-child(3)")].map(td => td.textContent).join(",")`); what != "拆出,保留" {
+		t.Errorf("the decisions read %q, want 拆出,保留", what)
+	}
 	a := f.api(t, "GET", fmt.Sprintf("/v1/articles/%d", f.repost.ID), nil, 200)
 	if int64(a["cluster_id"].(float64)) != f.repost.ID {
 		t.Errorf("the API after the split: the repost is in cluster %v, want its own", a["cluster_id"])
