@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
+	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -14,11 +15,24 @@ import (
 // kept member, keeping another member, splitting one out.
 
 // listClusters is GET /v1/clusters: a page of the clusters of two or more
-// articles, newest first.
+// articles, newest first (or largest, or by latest member), and with
+// total=true how many the filters match.
 func (a *api) listClusters(c echo.Context) error {
 	ctx := c.Request().Context()
 	key := func() ([]byte, error) { return a.svc.CursorKey(ctx) }
-	q, err := clusterquery.Parse(c.QueryParams(), key)
+	params := c.QueryParams()
+	if err := queryparam.Once(params, "total"); err != nil {
+		return err
+	}
+	withTotal := false
+	switch params.Get("total") {
+	case "", "false":
+	case "true":
+		withTotal = true
+	default:
+		return service.Invalid("total", "must be true or false, not %q", params.Get("total"))
+	}
+	q, err := clusterquery.Parse(params, key)
 	if err != nil {
 		return err
 	}
@@ -27,6 +41,13 @@ func (a *api) listClusters(c echo.Context) error {
 		return err
 	}
 	r := clusterListResponse{Clusters: make([]clusterSummaryResponse, 0, len(page.Clusters))}
+	if withTotal {
+		t, err := a.svc.CountClusters(ctx, q)
+		if err != nil {
+			return err
+		}
+		r.Total = &clusterTotalResponse{Clusters: t.Clusters, Articles: t.Articles}
+	}
 	for _, s := range page.Clusters {
 		r.Clusters = append(r.Clusters, clusterSummary(s))
 	}
@@ -182,6 +203,12 @@ type splitResponse struct {
 type clusterListResponse struct {
 	Clusters   []clusterSummaryResponse `json:"clusters"`
 	NextCursor *string                  `json:"next_cursor"`
+	Total      *clusterTotalResponse    `json:"total,omitempty"`
+}
+
+type clusterTotalResponse struct {
+	Clusters int `json:"clusters"`
+	Articles int `json:"articles"`
 }
 
 type clusterSummaryResponse struct {

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -30,6 +31,8 @@ const (
 	DefaultRequestTimeout = 10 * time.Second
 	// DefaultUIIdleTimeout ends an editors' page session unused this long.
 	DefaultUIIdleTimeout = ui.DefaultIdleTimeout
+	// DefaultTimeZone is the editors' time zone when Config does not say.
+	DefaultTimeZone = ui.DefaultZone
 )
 
 // Config configures the HTTP API.
@@ -49,6 +52,10 @@ type Config struct {
 	// UIIdleTimeout ends an editors' page session unused for this long;
 	// DefaultUIIdleTimeout when 0.
 	UIIdleTimeout time.Duration
+	// Location is the editors' time zone (DEDUP_TIMEZONE): the page shows
+	// times in it, its date filters and GET /v1/overview cut days in it.
+	// DefaultTimeZone when nil.
+	Location *time.Location
 	// Logger receives the access log and the causes of 5xx responses.
 	// Required.
 	Logger *slog.Logger
@@ -66,6 +73,7 @@ type api struct {
 	maxBatch       int64
 	requestTimeout time.Duration
 	keys           [][sha256.Size]byte // digests of the API keys
+	zone           *time.Location      // the editors' time zone
 }
 
 // New returns the HTTP API over svc: every route of openapi.json, the
@@ -95,6 +103,12 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 		maxBody:        cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes),
 		maxBatch:       cmp.Or(cfg.MaxBatchBytes, DefaultMaxBatchBytes),
 		requestTimeout: cmp.Or(cfg.RequestTimeout, DefaultRequestTimeout),
+	}
+	a.zone = cfg.Location
+	if a.zone == nil {
+		if a.zone, err = time.LoadLocation(DefaultTimeZone); err != nil {
+			return nil, fmt.Errorf("handlers: %w", err)
+		}
 	}
 	for _, k := range cfg.APIKeys {
 		if k == "" {
@@ -127,7 +141,7 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	)
 	a.routes(e)
 	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger,
-		IdleTimeout: cfg.UIIdleTimeout}); err != nil {
+		IdleTimeout: cfg.UIIdleTimeout, Location: a.zone}); err != nil {
 		return nil, err
 	}
 	m.knownRoutes(e)
@@ -156,6 +170,9 @@ func (a *api) routes(e *echo.Echo) {
 	get("/v1/clusters/:id", a.findCluster)
 	e.PUT("/v1/clusters/:id/kept", a.setKept)
 	e.POST("/v1/clusters/:id/split", a.split)
+	get("/v1/search", a.search)
+	get("/v1/sources", a.sources)
+	get("/v1/overview", a.overview)
 
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)

@@ -2,9 +2,6 @@ package repo
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -177,72 +174,6 @@ func (q queries) Decisions(ctx context.Context, clusterID int64, articleIDs []in
 		ORDER BY id DESC
 		LIMIT $3`, clusterID, articleIDs, limitArg(limit))
 	return collectDecisions(rows, err)
-}
-
-// ListClusters returns a page of cluster_listing, newest first. Only the
-// conditions a query sets are in the statement, so that the planner picks
-// the index that fits: the order's B-tree, or for a filter that matches few
-// clusters the GIN index of sources or statuses, or the size's B-tree.
-func (q queries) ListClusters(ctx context.Context, cq service.ClusterQuery) ([]service.ClusterRow, error) {
-	if cq.Status != "" {
-		// A verdict no cluster has (one the statistics do not know) would
-		// have the planner walk the whole order's index looking for it: ask
-		// the GIN index first.
-		var any bool
-		err := q.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM cluster_listing WHERE statuses @> ARRAY[$1::text])`, string(cq.Status)).Scan(&any)
-		if err != nil || !any {
-			return nil, interpretError(err, "list clusters")
-		}
-	}
-	var where []string
-	var args []any
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
-	if !cq.From.IsZero() {
-		where = append(where, "l.published_at >= "+arg(cq.From))
-	}
-	if !cq.To.IsZero() {
-		where = append(where, "l.published_at < "+arg(cq.To))
-	}
-	if cq.Source != "" {
-		where = append(where, "l.sources @> ARRAY["+arg(cq.Source)+"::text]")
-	}
-	if cq.Status != "" {
-		where = append(where, "l.statuses @> ARRAY["+arg(string(cq.Status))+"::text]")
-	}
-	if cq.MinSize > 0 {
-		where = append(where, "l.size >= "+arg(cq.MinSize))
-	}
-	if cq.MaxSize > 0 {
-		where = append(where, "l.size <= "+arg(cq.MaxSize))
-	}
-	if a := cq.After; a != nil {
-		where = append(where, fmt.Sprintf("(l.published_at, l.cluster_id) < (%s, %s)", arg(a.PublishedAt), arg(a.ID)))
-	}
-	sql := `
-		SELECT l.cluster_id, h.title, h.source, h.external_id, l.published_at, l.size, l.sources, l.statuses, l.last_ingested
-		FROM cluster_listing l
-		JOIN articles h ON h.id = l.cluster_id`
-	if len(where) > 0 {
-		sql += "\n\t\tWHERE " + strings.Join(where, "\n\t\t  AND ")
-	}
-	sql += "\n\t\tORDER BY l.published_at DESC, l.cluster_id DESC\n\t\tLIMIT " + arg(cq.Limit)
-	rows, err := q.db.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, interpretError(err, "list clusters")
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.ClusterRow, error) {
-		var r service.ClusterRow
-		var statuses []string
-		err := row.Scan(&r.ID, &r.Title, &r.Source, &r.ExternalID, &r.PublishedAt, &r.Size, &r.Sources, &statuses, &r.LastIngested)
-		for _, s := range statuses {
-			r.Statuses = append(r.Statuses, service.Status(s))
-		}
-		return r, err
-	})
-	return out, interpretError(err, "list clusters")
 }
 
 // Bodies returns the stored bodies of the articles ids.

@@ -11,19 +11,25 @@ import (
 // ClusterQuery asks for a page of the clusters of two or more articles,
 // newest first (by their heads' publication time, then id).
 type ClusterQuery struct {
-	Source           string    // a member from this source; "" for any
-	From, To         time.Time // the head published at or after From and before To; zero for no bound
-	Status           Status    // a member with this verdict; "" for any
-	MinSize, MaxSize int       // 0 for no bound
-	Limit            int       // 1 to MaxClusterPage
+	Source           string      // a member from this source; "" for any
+	SourcePrefix     string      // a member from a source that begins with this, without case; "" for any
+	Sources          []string    // a member from one of these sources (SourcePrefix resolved); nil for any
+	From, To         time.Time   // the head published at or after From and before To; zero for no bound
+	Status           Status      // a member with this verdict; "" for any
+	MinSize, MaxSize int         // 0 for no bound
+	Sort             ClusterSort // "" is SortPublished
+	Limit            int         // 1 to MaxClusterPage
 	// After is where the previous page ended: the clusters after it.
 	After *ClusterCursor
 }
 
-// ClusterCursor is a place in the list of clusters.
+// ClusterCursor is a place in the list of clusters, in its order.
 type ClusterCursor struct {
-	PublishedAt time.Time
-	ID          int64
+	Sort         ClusterSort // "" is SortPublished
+	PublishedAt  time.Time   // SortPublished's key
+	Size         int         // SortSize's
+	LastIngested time.Time   // SortLatest's
+	ID           int64
 }
 
 // MaxClusterPage is the most clusters one page of the list holds.
@@ -73,8 +79,14 @@ func (s *Service) Clusters(ctx context.Context, q ClusterQuery) (ClusterPage, er
 	if err := q.validate(); err != nil {
 		return ClusterPage{}, err
 	}
-	if err := s.ensureKeepPolicy(ctx); err != nil {
+	err := s.ensureKeepPolicy(ctx)
+	if err != nil {
 		return ClusterPage{}, err
+	}
+	if q.SourcePrefix != "" {
+		if q.Sources, err = s.store.Sources(ctx, q.SourcePrefix, MaxSources); err != nil || len(q.Sources) == 0 {
+			return ClusterPage{}, err
+		}
 	}
 	limit := q.Limit
 	q.Limit++ // one more, to know whether a next page exists
@@ -86,7 +98,7 @@ func (s *Service) Clusters(ctx context.Context, q ClusterQuery) (ClusterPage, er
 	if len(rows) > limit {
 		rows = rows[:limit]
 		last := rows[limit-1]
-		page.Next = &ClusterCursor{PublishedAt: last.PublishedAt, ID: last.ID}
+		page.Next = &ClusterCursor{Sort: q.Sort, PublishedAt: last.PublishedAt, Size: last.Size, LastIngested: last.LastIngested, ID: last.ID}
 	}
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
@@ -126,10 +138,16 @@ func (q *ClusterQuery) validate() error {
 	case !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To):
 		return Invalid("to", "must be after from")
 	}
+	if err := q.validateOrder(); err != nil {
+		return err
+	}
 	if q.Status != "" && !knownStatus(q.Status) {
 		return Invalid("status", "%q is not a verdict: unique, near_duplicate, exact_duplicate or partial_duplicate", q.Status)
 	}
-	if err := checkStrings("", field{"source", q.Source}); err != nil {
+	if err := checkStrings("", field{"source", q.Source}, field{"source_prefix", q.SourcePrefix}); err != nil {
+		return err
+	}
+	if err := checkLength("source_prefix", q.SourcePrefix, MaxSourceLength); err != nil {
 		return err
 	}
 	return checkLength("source", q.Source, MaxSourceLength)

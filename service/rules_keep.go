@@ -101,6 +101,22 @@ type Kept struct {
 	Rule   KeepRule
 	Reason string    // the rule's step in a sentence, with the figures that decided
 	By     *Decision // the editor's decision, when Rule is KeepByEditor
+	Facts  KeepFacts // the figures of Reason, for a page to say it in its language
+}
+
+// KeepFacts are the figures a Kept's reason states.
+type KeepFacts struct {
+	// Source is the preferred source the kept member was chosen from, Rank
+	// its place among the Ranked preferred sources, AtSource how many
+	// members are from it; "" when no member is from a preferred one.
+	Source           string
+	Rank, Ranked     int
+	AtSource         int
+	Longest, Next    int       // characters of the longest complete text and of the next longest (KeepByLength)
+	Complete         int       // how many texts count as complete (KeepEarliest)
+	Published        time.Time // the kept member's publication (KeepEarliest)
+	TolerancePercent int
+	SetAside         int // members not counted: they hold the article they copy plus much more
 }
 
 // KeepCandidate is a member of a cluster as the keep rule reads it.
@@ -156,8 +172,12 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 		}
 	}
 	preferred := best <= len(p.Sources)
+	facts := KeepFacts{Ranked: len(p.Sources), TolerancePercent: KeepLengthTolerancePercent}
+	if preferred {
+		facts.Source, facts.Rank, facts.AtSource = atBest[0].Source, best, len(atBest)
+	}
 	if preferred && len(atBest) == 1 {
-		return Kept{ID: atBest[0].ID, Rule: KeepBySource,
+		return Kept{ID: atBest[0].ID, Rule: KeepBySource, Facts: facts,
 			Reason: fmt.Sprintf("preferred source %s (%s of %d in DEDUP_KEEP_SOURCES)", atBest[0].Source, ordinal(best), len(p.Sources))}
 	}
 	prefix := ""
@@ -186,14 +206,16 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 	if n := len(atBest) - len(contenders); n > 0 {
 		aside = fmt.Sprintf("; not counted: %d that hold the article they copy plus much more (a digest, an expansion)", n)
 	}
+	facts.Longest, facts.Next, facts.Complete, facts.SetAside = longest, next, len(complete), len(atBest)-len(contenders)
 	if len(complete) == 1 {
-		return Kept{ID: complete[0].ID, Rule: KeepByLength,
+		return Kept{ID: complete[0].ID, Rule: KeepByLength, Facts: facts,
 			Reason: prefix + fmt.Sprintf("the most complete text: %d characters, the next longest %d", longest, next) + aside}
 	}
 	first := slices.MinFunc(complete, func(a, b KeepCandidate) int {
 		return cmp.Or(a.PublishedAt.Compare(b.PublishedAt), cmp.Compare(a.ID, b.ID))
 	})
-	return Kept{ID: first.ID, Rule: KeepEarliest,
+	facts.Published = first.PublishedAt
+	return Kept{ID: first.ID, Rule: KeepEarliest, Facts: facts,
 		Reason: prefix + fmt.Sprintf("the earliest published (%s) of %d complete texts (within %d%% of the longest, %d characters)",
 			first.PublishedAt.UTC().Format("2006-01-02 15:04 UTC"), len(complete), KeepLengthTolerancePercent, longest) + aside}
 }

@@ -24,6 +24,9 @@ type Store interface {
 	EditorialReader
 	SecretStore
 	SessionStore
+	SearchStore
+	OverviewStore
+	ListingStore
 	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.

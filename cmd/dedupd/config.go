@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // DEDUP_TIMEZONE on a machine without /usr/share/zoneinfo
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -39,6 +40,9 @@ type Config struct {
 	// UIIdleTimeout is DEDUP_UI_IDLE_TIMEOUT: an editors' page session
 	// unused this long ends.
 	UIIdleTimeout time.Duration
+	// TimeZone is DEDUP_TIMEZONE: the editors' time zone, an IANA name
+	// time.LoadLocation has loaded (Zone).
+	TimeZone string
 
 	// Options are the service's default options; Limit is not configurable.
 	Options   service.Options
@@ -114,6 +118,9 @@ func settings() []setting {
 		{name: "DEDUP_UI_IDLE_TIMEOUT", def: handlers.DefaultUIIdleTimeout.String(), shown: "1h",
 			meaning: "an editors' page session unused for this long ends (Go duration: 30m, 1h); every session ends 12 hours after signing in, and at once when the editor signs out",
 			read:    func(c *Config, v string) (err error) { c.UIIdleTimeout, err = duration(v, false); return err }},
+		{name: "DEDUP_TIMEZONE", def: handlers.DefaultTimeZone,
+			meaning: "the editors' time zone (IANA name: Asia/Shanghai, Europe/Berlin, UTC): the editors' page shows times in it, and its date filters and GET /v1/overview cut days in it; the zone database is built into dedupd",
+			read:    readTimeZone},
 		{name: "DEDUP_MAX_DISTANCE", def: strconv.Itoa(d.MaxDistance),
 			meaning: "default largest Hamming distance of a near duplicate, 0-3",
 			read: func(c *Config, v string) error {
@@ -249,6 +256,23 @@ func readDatabaseURL(c *Config, v string) error {
 		return errors.New("is not a valid PostgreSQL URL or key=value connection string")
 	}
 	return nil
+}
+
+func readTimeZone(c *Config, v string) error {
+	if _, err := time.LoadLocation(v); err != nil || v == "Local" {
+		return fmt.Errorf("must be a time zone's IANA name (Asia/Shanghai, UTC), not %q", v)
+	}
+	c.TimeZone = v
+	return nil
+}
+
+// Zone is the editors' time zone; UTC when none is set.
+func (c Config) Zone() *time.Location {
+	z, err := time.LoadLocation(c.TimeZone) // read by readTimeZone: it loads
+	if err != nil {
+		return time.UTC
+	}
+	return z
 }
 
 func readAddr(c *Config, v string) error {

@@ -79,6 +79,7 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		MaxBatchBytes:  cfg.MaxBatchBytes,
 		RequestTimeout: cfg.RequestTimeout,
 		UIIdleTimeout:  cfg.UIIdleTimeout,
+		Location:       cfg.Zone(),
 		Logger:         log,
 		Registry:       registry,
 	})

@@ -1,7 +1,8 @@
 // Package clusterquery reads the query of the list of clusters from URL
-// parameters — source, from, to, status, min_size, max_size, limit and
-// cursor, each at most once — for GET /v1/clusters and the editors' page
-// alike, and writes the cursor of the next page.
+// parameters — source, source_prefix, from, to, status, min_size,
+// max_size, sort, limit and cursor, each at most once — for GET
+// /v1/clusters and the editors' page alike, and writes the cursor of the
+// next page.
 package clusterquery
 
 import (
@@ -28,16 +29,22 @@ const DefaultLimit = 50
 // with the key key returns, called only when there is one. Errors are
 // KindInvalid, naming the parameter, or key's.
 func Parse(params url.Values, key func() ([]byte, error)) (service.ClusterQuery, error) {
-	if err := queryparam.Once(params, "source", "from", "to", "status", "cursor"); err != nil {
+	return ParseIn(params, key, time.UTC)
+}
+
+// ParseIn is Parse with dates cut in the days of loc.
+func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) (service.ClusterQuery, error) {
+	if err := queryparam.Once(params, "source", "source_prefix", "from", "to", "status", "sort", "cursor"); err != nil {
 		return service.ClusterQuery{}, err
 	}
 	get := params.Get
-	q := service.ClusterQuery{Source: get("source"), Status: service.Status(get("status")), Limit: DefaultLimit}
+	q := service.ClusterQuery{Source: get("source"), SourcePrefix: get("source_prefix"), Status: service.Status(get("status")),
+		Sort: service.ClusterSort(get("sort")), Limit: DefaultLimit}
 	var err error
-	if q.From, err = queryTime(get("from"), "from", false); err != nil {
+	if q.From, err = queryTime(get("from"), "from", false, loc); err != nil {
 		return q, err
 	}
-	if q.To, err = queryTime(get("to"), "to", true); err != nil {
+	if q.To, err = queryTime(get("to"), "to", true, loc); err != nil {
 		return q, err
 	}
 	for _, p := range []struct {
@@ -73,14 +80,14 @@ func Parse(params url.Values, key func() ([]byte, error)) (service.ClusterQuery,
 
 // queryTime reads an RFC 3339 time or a date; a date that ends a range
 // means the end of that day.
-func queryTime(v, name string, end bool) (time.Time, error) {
+func queryTime(v, name string, end bool, loc *time.Location) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
 	if t, err := time.Parse(time.RFC3339, v); err == nil {
 		return t, nil
 	}
-	t, err := time.Parse(time.DateOnly, v)
+	t, err := time.ParseInLocation(time.DateOnly, v, loc)
 	if err != nil {
 		return time.Time{}, service.Invalid(name, "must be an RFC 3339 time or a date (2026-06-18), not %q", v)
 	}
@@ -90,7 +97,8 @@ func queryTime(v, name string, end bool) (time.Time, error) {
 	return t, nil
 }
 
-// A cursor is the place in the list, signed: base64url of "time,id", a
+// A cursor is the place in the list, signed: base64url of "time,id" (in
+// the default order; "size:n,id" and "latest:time,id" in the others), a
 // dot, and base64url of the first 16 bytes of its HMAC-SHA256 under the
 // service's CursorKey, so that a cursor this server did not give — edited,
 // or made by hand — is refused rather than moving the list elsewhere.
@@ -102,7 +110,16 @@ const (
 // EncodeCursor writes a place in the list as the opaque token a page's
 // next cursor is, signed with key.
 func EncodeCursor(c service.ClusterCursor, key []byte) string {
-	place := c.PublishedAt.UTC().Format(time.RFC3339Nano) + "," + strconv.FormatInt(c.ID, 10)
+	var place string
+	switch c.Sort.Or() {
+	case service.SortSize:
+		place = "size:" + strconv.Itoa(c.Size)
+	case service.SortLatest:
+		place = "latest:" + c.LastIngested.UTC().Format(time.RFC3339Nano)
+	default:
+		place = c.PublishedAt.UTC().Format(time.RFC3339Nano)
+	}
+	place += "," + strconv.FormatInt(c.ID, 10)
 	return base64.RawURLEncoding.EncodeToString([]byte(place)) + "." + base64.RawURLEncoding.EncodeToString(cursorMAC(place, key))
 }
 
@@ -132,13 +149,24 @@ func DecodeCursor(s string, key []byte) (service.ClusterCursor, error) {
 	if !ok {
 		return service.ClusterCursor{}, bad
 	}
-	t, err := time.Parse(time.RFC3339Nano, at)
-	if err != nil {
-		return service.ClusterCursor{}, bad
-	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
 		return service.ClusterCursor{}, bad
 	}
-	return service.ClusterCursor{PublishedAt: t, ID: n}, nil
+	c := service.ClusterCursor{ID: n}
+	if size, ok := strings.CutPrefix(at, "size:"); ok {
+		c.Sort = service.SortSize
+		if c.Size, err = strconv.Atoi(size); err != nil || c.Size < 0 {
+			return service.ClusterCursor{}, bad
+		}
+		return c, nil
+	}
+	t := &c.PublishedAt
+	if latest, ok := strings.CutPrefix(at, "latest:"); ok {
+		c.Sort, t, at = service.SortLatest, &c.LastIngested, latest
+	}
+	if *t, err = time.Parse(time.RFC3339Nano, at); err != nil {
+		return service.ClusterCursor{}, bad
+	}
+	return c, nil
 }

@@ -30,7 +30,7 @@ func done(c echo.Context, d service.Decision) error {
 
 // doneMessage is the notice of the decision the done cookie names, once:
 // "" when there is none, or the cluster's record does not hold it.
-func doneMessage(c echo.Context, view service.ClusterView) string {
+func (l *locale) doneMessage(c echo.Context, view service.ClusterView) string {
 	ck, err := c.Cookie(doneCookie)
 	if err != nil || ck.Value == "" {
 		return ""
@@ -42,24 +42,8 @@ func doneMessage(c echo.Context, view service.ClusterView) string {
 	}
 	for _, d := range view.Decisions {
 		if d.ID == id && d.ClusterID == view.ID {
-			return decisionNotice(d)
+			return l.decisionNotice(d)
 		}
-	}
-	return ""
-}
-
-// decisionNotice says what decision d did, in one sentence.
-func decisionNotice(d service.Decision) string {
-	switch d.Action {
-	case service.ActionKeep:
-		return fmt.Sprintf("Article %d is now the kept member of this cluster.", d.ArticleID)
-	case service.ActionReset:
-		return "This cluster follows the keep rule again."
-	case service.ActionSplit:
-		if d.ArticleID == d.ClusterID {
-			return fmt.Sprintf("Article %d was split out: it stays alone, and the articles that linked to it were judged again without it.", d.ArticleID)
-		}
-		return fmt.Sprintf("Article %d was split out, with the articles linking to it: it heads cluster %d now, and none of them will be linked to this cluster's articles again.", d.ArticleID, d.ArticleID)
 	}
 	return ""
 }

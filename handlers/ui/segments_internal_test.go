@@ -25,14 +25,14 @@ func TestSegments(t *testing.T) {
 		{"empty and negative", []service.Span{{Start: 4, End: 4}, {Start: -3, End: 0}}, []segment{{Text: text}}},
 	}
 	for _, tt := range tests {
-		if got := segments(text, tt.spans); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s: segments(%q, %v) = %+v, want %+v", tt.name, text, tt.spans, got, tt.want)
+		if got, cut := segments(text, tt.spans); !reflect.DeepEqual(got, tt.want) || cut != 0 {
+			t.Errorf("%s: segments(%q, %v) = %+v, %d, want %+v, 0", tt.name, text, tt.spans, got, cut, tt.want)
 		}
 	}
 	long := strings.Repeat("洪", maxShownBytes) // three times the bytes shown
-	got := segments(long, []service.Span{{Start: 0, End: 3}, {Start: len(long) - 3, End: len(long)}})
-	if n := len(got); n != 3 || !got[0].Mark || got[1].Mark || !strings.Contains(got[2].Text, "more characters not shown") {
-		t.Errorf("a long text: %d segments, want the marked start, the rest shown, and a note", n)
+	got, cut := segments(long, []service.Span{{Start: 0, End: 3}, {Start: len(long) - 3, End: len(long)}})
+	if n := len(got); n != 2 || !got[0].Mark || got[1].Mark || cut != maxShownBytes*2/3 {
+		t.Errorf("a long text: %d segments, %d characters cut, want the marked start, the rest shown, and %d cut", n, cut, maxShownBytes*2/3)
 	}
 	if shown := len(got[0].Text) + len(got[1].Text); shown > maxShownBytes {
 		t.Errorf("a long text: %d bytes shown, want at most %d", shown, maxShownBytes)

@@ -1,8 +1,11 @@
-// Package ui is the editors' page, served by dedupd at /ui/: a list of
-// recent clusters with filters, and a cluster's members side by side with
-// the shared text marked, the kept member, and buttons to keep another or
-// split one out. It is server-rendered HTML (html/template, assets
-// embedded), works without JavaScript and runs none.
+// Package ui is the editors' page, served by dedupd at /ui/: the day at a
+// glance (overview.go's charts), a list of clusters with filters and
+// orders, one search box for headlines, CMS ids and URLs, and a cluster's
+// members side by side with the shared text marked, the kept member, and
+// buttons to keep another or split one out. It speaks the editors'
+// language and clock (locale.go). It is server-rendered HTML
+// (html/template, assets embedded), works without JavaScript and runs
+// none.
 //
 // It speaks HTTP only: the keep rule, the decisions and the splits are the
 // service's. Sign-in, cookies and CSRF tokens are in session.go; what the
@@ -12,12 +15,14 @@ package ui
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +47,13 @@ type Config struct {
 	// IdleTimeout ends a session unused for this long; DefaultIdleTimeout
 	// when 0.
 	IdleTimeout time.Duration
+	// Location is the editors' time zone: times are shown in it and the
+	// date filters cut days in it. DefaultZone when nil.
+	Location *time.Location
 }
+
+// DefaultZone is the editors' time zone when Config does not say.
+const DefaultZone = "Asia/Shanghai"
 
 // page is the editors' page.
 type page struct {
@@ -52,6 +63,9 @@ type page struct {
 	log     *slog.Logger
 	limits  service.SessionLimits
 	views   *views
+	locales []*locale
+	zone    *time.Location
+	glance  glanceCache
 }
 
 // maxFormBytes bounds the body of the page's forms.
@@ -65,11 +79,24 @@ func Register(e *echo.Echo, cfg Config) error {
 	if cfg.IdleTimeout < 0 {
 		return errors.New("ui: IdleTimeout must not be negative")
 	}
-	vs, err := parseViews()
+	zone := cfg.Location
+	if zone == nil {
+		z, err := time.LoadLocation(DefaultZone)
+		if err != nil {
+			return fmt.Errorf("ui: %w", err)
+		}
+		zone = z
+	}
+	locales, err := loadLocales(zone)
+	if err != nil {
+		return fmt.Errorf("ui: %w", err)
+	}
+	vs, err := parseViews(locales)
 	if err != nil {
 		return fmt.Errorf("ui: %w", err)
 	}
 	p := &page{svc: cfg.Service, keys: newKeyring(cfg.KeyDigests), problem: cfg.Problem, log: cfg.Logger, views: vs,
+		locales: locales, zone: zone,
 		limits: service.SessionLimits{Lifetime: sessionLifetime, Idle: cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)}}
 
 	g := e.Group("/ui", p.headers)
@@ -80,8 +107,10 @@ func Register(e *echo.Echo, cfg Config) error {
 	e.GET("/ui", func(c echo.Context) error { return c.Redirect(http.StatusFound, "/ui/") }, p.headers)
 	get("/static/:file", p.static)
 	get("/signin", p.signinForm)
+	get("/lang", p.switchLanguage)
 	g.POST("/signin", p.serve(p.signin))
 	get("/", p.clusters, p.signedIn)
+	get("/search", p.search, p.signedIn)
 	get("/clusters/:id", p.cluster, p.signedIn)
 	get("/clusters/:id/split", p.splitForm, p.signedIn)
 	g.POST("/clusters/:id/kept", p.serve(p.keep), p.signedIn, p.checkForm)
@@ -107,9 +136,15 @@ func (p *page) serve(h handler) echo.HandlerFunc {
 		if err == nil || c.Response().Committed {
 			return nil
 		}
-		status, message := p.problem(c, err)
-		return p.render(c, status, "error", newErrorView(status, message))
+		return p.problemPage(c, err)
 	}
+}
+
+// problemPage shows an error as a page: the status the API would answer,
+// and what went wrong in the editor's language.
+func (p *page) problemPage(c echo.Context, err error) error {
+	status, _ := p.problem(c, err)
+	return p.errorPage(c, status, p.localeOf(c).errorText(err, status), fieldOf(err))
 }
 
 // headers sets the page's security headers: a Content-Security-Policy that
@@ -142,14 +177,13 @@ func (p *page) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 				c.Set(sessionKey, session{Session: s, token: ck.Value})
 				return next(c)
 			case err != nil && !errors.Is(err, service.ErrNotFound):
-				status, message := p.problem(c, err)
-				return p.render(c, status, "error", newErrorView(status, message))
+				return p.problemPage(c, err)
 			}
 		}
 		if c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead {
 			return c.Redirect(http.StatusSeeOther, "/ui/signin?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 		}
-		return p.render(c, http.StatusUnauthorized, "error", newErrorView(http.StatusUnauthorized, "your session has ended: sign in again"))
+		return p.errorPage(c, http.StatusUnauthorized, p.localeOf(c).must("error.session"))
 	}
 }
 
@@ -163,19 +197,14 @@ func (p *page) checkForm(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if crossSite(c.Request()) || !checkCSRF(sessionOf(c), form.Get("csrf")) {
-			return p.render(c, http.StatusForbidden, "error", newErrorView(http.StatusForbidden,
-				"this form did not come from this page (its security token is missing or stale): go back, reload and try again"))
+			return p.errorPage(c, http.StatusForbidden, p.localeOf(c).must("error.csrf"))
 		}
 		if err := queryparam.Once(form, "csrf", "article_id", "note"); err != nil {
-			status, message := p.problem(c, err)
-			return p.render(c, status, "error", newErrorView(status, message))
+			return p.problemPage(c, err)
 		}
 		return next(c)
 	}
 }
-
-// formInAddress is what a POST whose address carries a query is told.
-const formInAddress = "a form sends its fields, and its security token, in its body: this address must carry no query"
 
 // readForm reads a POST's form from its body alone, at most maxFormBytes,
 // into the request's PostForm, and refuses a POST whose address carries a
@@ -186,7 +215,7 @@ const formInAddress = "a form sends its fields, and its security token, in its b
 func (p *page) readForm(c echo.Context) (url.Values, error) {
 	req := c.Request()
 	if req.URL.RawQuery != "" {
-		return nil, p.render(c, http.StatusBadRequest, "error", newErrorView(http.StatusBadRequest, formInAddress))
+		return nil, p.errorPage(c, http.StatusBadRequest, p.localeOf(c).must("error.query"))
 	}
 	req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, maxFormBytes)
 	if err := req.ParseForm(); err != nil {
@@ -194,8 +223,7 @@ func (p *page) readForm(c echo.Context) (url.Values, error) {
 		if !errors.As(err, &mbe) {
 			err = &service.Error{Kind: service.KindInvalid, Field: "form", Message: "the form could not be read", Err: err}
 		}
-		status, message := p.problem(c, err)
-		return nil, p.render(c, status, "error", newErrorView(status, message))
+		return nil, p.problemPage(c, err)
 	}
 	return req.PostForm, nil
 }
@@ -212,7 +240,7 @@ func (p *page) signinForm(c echo.Context) error {
 	}
 	token := randomToken()
 	setCookie(c, signinCookie, token, time.Hour)
-	return p.render(c, http.StatusOK, "signin", signinView{layout: layout{Title: "Sign in", Open: p.keys.open},
+	return p.render(c, http.StatusOK, "signin", signinView{layout: p.layout(c, "signin.title"),
 		CSRF: token, Next: localNext(c.QueryParam("next"))})
 }
 
@@ -223,25 +251,24 @@ func (p *page) signin(c echo.Context) error {
 	if form == nil {
 		return err
 	}
-	v := signinView{layout: layout{Title: "Sign in", Open: p.keys.open}, Next: localNext(form.Get("next")), Name: form.Get("name")}
+	l := p.localeOf(c)
+	v := signinView{layout: p.layout(c, "signin.title"), Next: localNext(form.Get("next")), Name: form.Get("name")}
 	ck, err := c.Cookie(signinCookie)
 	if crossSite(req) || err != nil || ck.Value == "" || form.Get("csrf") != ck.Value {
 		v.CSRF = randomToken()
 		setCookie(c, signinCookie, v.CSRF, time.Hour)
-		v.Error = "The sign-in form expired or did not come from this page: try again."
+		v.Error = l.must("signin.expired")
 		return p.render(c, http.StatusForbidden, "signin", v)
 	}
 	v.CSRF = ck.Value
 	name, err := service.CheckEditor(form.Get("name"))
 	if err != nil {
-		var se *service.Error
-		errors.As(err, &se)
-		v.Error = "Your name " + strings.TrimPrefix(se.Message, "editor: ") + "."
+		v.Error = l.errorText(err, http.StatusUnprocessableEntity)
 		return p.render(c, http.StatusUnprocessableEntity, "signin", v)
 	}
 	keyID, ok := p.keys.keyFor(form.Get("key"))
 	if !ok {
-		v.Error = "That key is not one of this server's API keys."
+		v.Error = l.must("signin.badkey")
 		return p.render(c, http.StatusUnauthorized, "signin", v)
 	}
 	token, _, err := p.svc.StartSession(req.Context(), name, keyID, p.limits)
@@ -275,23 +302,64 @@ func localNext(next string) string {
 	return u.RequestURI()
 }
 
-// clusters is GET /ui/: the list, with its filters.
+// clusters is GET /ui/: the day at a glance, and the list with its
+// filters, order and totals. A source that is no known source stands for
+// the sources it begins (sina: sina-testEdu, sina-sports…).
 func (p *page) clusters(c echo.Context) error {
 	ctx := c.Request().Context()
+	l := p.localeOf(c)
 	key := func() ([]byte, error) { return p.svc.CursorKey(ctx) }
 	form := c.QueryParams()
-	v := listView{layout: p.layout(c, "Clusters"), Form: filterForm(form), Statuses: statusOptions, Policy: p.svc.KeepPolicy().Describe()}
-	q, err := clusterquery.Parse(form, key)
+	v := listView{layout: p.layout(c, "list.title"), Form: filterForm(form), Statuses: statusOptions, Sorts: service.ClusterSorts}
+	var err error
+	if v.Policy, err = l.policy(p.svc.KeepPolicy()); err != nil {
+		return err
+	}
+	if v.KnownSources, err = p.svc.Sources(ctx, ""); err != nil {
+		return err
+	}
+	q, err := clusterquery.ParseIn(form, key, p.zone)
+	if err == nil && q.Source != "" && !slices.Contains(v.KnownSources, q.Source) {
+		q.Source, q.SourcePrefix = "", q.Source
+		matches, serr := p.svc.Sources(ctx, q.SourcePrefix)
+		switch {
+		case serr != nil:
+			err = serr
+		case len(matches) == 0:
+			v.SourceNote = l.must("filter.nosource", "Source", q.SourcePrefix)
+		default:
+			v.SourceNote = l.must("filter.prefix", "Source", q.SourcePrefix, "Count", len(matches),
+				"Sources", strings.Join(matches[:min(len(matches), 8)], l.must("list.sep")))
+		}
+	}
 	var page service.ClusterPage
 	if err == nil {
 		page, err = p.svc.Clusters(ctx, q)
 	}
+	switch {
+	case err == nil && q.After == nil && page.Next == nil: // all of them on this page: no need to count
+		v.Total.Clusters = len(page.Clusters)
+		for _, r := range page.Clusters {
+			v.Total.Articles += r.Size
+		}
+	case err == nil:
+		v.Total, err = p.svc.CountClustersUpTo(ctx, q, countUpTo)
+	}
 	if errors.Is(err, service.ErrInvalid) {
-		v.Error = message(err)
+		v.Error, v.ErrorField = l.errorText(err, http.StatusUnprocessableEntity), fieldOf(err)
 		return p.render(c, http.StatusUnprocessableEntity, "clusters", v)
 	}
 	if err != nil {
 		return err
+	}
+	if q.After == nil {
+		o, err := p.glance.get(ctx, func(ctx context.Context) (service.Overview, error) {
+			return p.svc.Overview(ctx, p.zone, service.DefaultOverviewDays)
+		})
+		if err != nil {
+			return err
+		}
+		v.Overview = l.overviewView(o)
 	}
 	v.Clusters = page.Clusters
 	v.Paged = q.After != nil
@@ -319,15 +387,57 @@ func (p *page) clusters(c echo.Context) error {
 	return p.render(c, http.StatusOK, "clusters", v)
 }
 
+// leadsTo is the article a search leads straight to: the one its key,
+// external id or URL names; the one its id names when no headline holds
+// it as a word (2026 may be an id or a year); or the first found when all
+// it found is one cluster.
+func leadsTo(r service.SearchResult) (service.SearchHit, bool) {
+	if h, ok := r.Exact(); ok {
+		words := slices.ContainsFunc(r.Hits, func(h service.SearchHit) bool { return h.Match == service.MatchWords })
+		if h.Match != service.MatchID || !words {
+			return h, true
+		}
+	}
+	if len(r.Hits) == 0 || r.More {
+		return service.SearchHit{}, false
+	}
+	for _, h := range r.Hits {
+		if h.ClusterID != r.Hits[0].ClusterID {
+			return service.SearchHit{}, false
+		}
+	}
+	return r.Hits[0], true
+}
+
 // statusOptions are the verdicts the list filters by.
 var statusOptions = []service.Status{service.StatusNearDuplicate, service.StatusPartialDuplicate, service.StatusExactDuplicate}
 
-func message(err error) string {
-	var se *service.Error
-	if errors.As(err, &se) {
-		return se.Message
+// search is GET /ui/search?q=…: the cluster of the article a query names,
+// or a list of the articles it finds (leadsTo).
+func (p *page) search(c echo.Context) error {
+	ctx := c.Request().Context()
+	params := c.QueryParams()
+	if err := queryparam.Once(params, "q"); err != nil {
+		return err
 	}
-	return err.Error()
+	v := searchView{layout: p.layout(c, "search.page"), Query: params.Get("q")}
+	v.layout.Query = v.Query
+	r, err := p.svc.Search(ctx, v.Query, service.DefaultSearchLimit)
+	if errors.Is(err, service.ErrInvalid) {
+		v.Error, v.ErrorField = p.localeOf(c).errorText(err, http.StatusUnprocessableEntity), fieldOf(err)
+		return p.render(c, http.StatusUnprocessableEntity, "search", v)
+	}
+	if err != nil {
+		return err
+	}
+	if h, ok := leadsTo(r); ok {
+		if h.Match == service.MatchWords { // the story: its cluster as it is
+			h.ID = h.ClusterID
+		}
+		return c.Redirect(http.StatusSeeOther, memberURL(h.ClusterID, h.ID))
+	}
+	v.Result = r
+	return p.render(c, http.StatusOK, "search", v)
 }
 
 // cluster is GET /ui/clusters/{id}?with={member}: the cluster, the kept
@@ -348,7 +458,7 @@ func (p *page) cluster(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := clusterView{layout: p.layout(c, fmt.Sprintf("Cluster %d", id)), Cluster: view, Done: doneMessage(c, view)}
+	v := clusterView{layout: p.layout(c, "cluster.title", "ID", id), Cluster: view, Done: p.localeOf(c).doneMessage(c, view)}
 	if head, ok := view.Member(view.ID); ok {
 		v.Title, v.Headline = head.Title, head.Title
 	}
@@ -372,8 +482,8 @@ func (p *page) cluster(c echo.Context) error {
 		}
 		if err == nil {
 			v.Side = &sbs
-			v.LeftText = segments(sbs.Left.Text, sbs.Left.Shared)
-			v.RightText = segments(sbs.Right.Text, sbs.Right.Shared)
+			v.LeftText = foldText(sbs.Left.Text, sbs.Left.Shared)
+			v.RightText = foldText(sbs.Right.Text, sbs.Right.Shared)
 		}
 	}
 	return p.render(c, http.StatusOK, "cluster", v)
@@ -397,7 +507,7 @@ func (p *page) splitForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.render(c, http.StatusOK, "split", splitView{layout: p.layout(c, "Split an article out"), ClusterID: id, Preview: preview})
+	return p.render(c, http.StatusOK, "split", splitView{layout: p.layout(c, "split.page"), ClusterID: id, Preview: preview})
 }
 
 // keep is POST /ui/clusters/{id}/kept.

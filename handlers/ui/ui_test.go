@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -80,11 +81,15 @@ func newStackWith(t *testing.T, dbURL string, cfg handlers.Config) *stack {
 }
 
 // browser is a client with a cookie jar that does not follow redirects.
+// It asks for the English page (lang, "en" unless set), as the tests that
+// read the page's words were written in English; TestLanguages reads the
+// Chinese one.
 type browser struct {
-	t   *testing.T
-	s   *stack
-	c   *http.Client
-	jar *cookiejar.Jar
+	lang string
+	t    *testing.T
+	s    *stack
+	c    *http.Client
+	jar  *cookiejar.Jar
 }
 
 func (s *stack) browser(t *testing.T) *browser {
@@ -113,6 +118,7 @@ func (b *browser) do(method, path string, form url.Values, header http.Header) p
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	req.Header.Set("Accept-Language", cmp.Or(b.lang, "en"))
 	for k, v := range header {
 		req.Header[k] = v
 	}
@@ -351,12 +357,15 @@ func TestHostileArticlesAreEscaped(t *testing.T) {
 		"split form":    b.get(fmt.Sprintf("/ui/clusters/%d/split?article=%d", head.ID, v.ID)),
 		"an error":      b.get("/ui/clusters/999999"),
 		"bad filter":    b.get("/ui/?from=" + url.QueryEscape(`"><script>x</script>`)),
+		"search":        b.get("/ui/search?q=" + url.QueryEscape("洪水 <script>")),
+		"search words":  b.get("/ui/search?q=" + url.QueryEscape("洪水")),
+		"bad search":    b.get("/ui/search?q=" + url.QueryEscape(`"><script>x</script>`+strings.Repeat("x", 300))),
 	}
 	for name, p := range pages {
 		if p.status >= 500 {
 			t.Errorf("%s: status %d", name, p.status)
 		}
-		for _, bad := range []string{"<script>window", "<img src=x", "<svg", `href="javascript:`, "<b>王芳", "<i>x</i>", `"><script>x`} {
+		for _, bad := range []string{"<script>window", "<img src=x", "<svg onload", `href="javascript:`, "<b>王芳", "<i>x</i>", `"><script>x`} {
 			if strings.Contains(p.body, bad) {
 				t.Errorf("%s: the page holds %q as markup", name, bad)
 			}

@@ -119,7 +119,7 @@ type link struct {
 
 // day makes the articles of day d, in the order they are ingested, and the
 // links of its clusters.
-func day(rng *rand.Rand, d int, start time.Time, perDay, clusters int) ([]row, []link) {
+func day(rng *rand.Rand, vocab *vocabulary, d int, start time.Time, perDay, clusters int) ([]row, []link) {
 	dayStart := start.AddDate(0, 0, d)
 	var rows []row
 	var links []link
@@ -136,8 +136,10 @@ func day(rng *rand.Rand, d int, start time.Time, perDay, clusters int) ([]row, [
 		left -= size
 		published := dayStart.Add(time.Duration(rng.IntN(22*3600)) * time.Second)
 		text := body(rng)
-		title := strings.TrimSuffix(strings.SplitN(text, "，", 2)[0], "。")
-		title = string([]rune(title)[:min(len([]rune(title)), 24)])
+		title := vocab.headline(rng)
+		if c == 0 { // one story a day with a headline of this project's samples
+			title = samples.Stories[d%len(samples.Stories)].Title
+		}
 		head := newRow(title, text, published)
 		rows = append(rows, head)
 		members := []member{{head.source, head.externalID}}
@@ -167,8 +169,7 @@ func day(rng *rand.Rand, d int, start time.Time, perDay, clusters int) ([]row, [
 		}
 	}
 	for range left {
-		text := body(rng)
-		rows = append(rows, newRow(string([]rune(text)[:12]), text, dayStart.Add(time.Duration(rng.IntN(24*3600))*time.Second)))
+		rows = append(rows, newRow(vocab.headline(rng), body(rng), dayStart.Add(time.Duration(rng.IntN(24*3600))*time.Second)))
 	}
 	// Ingested in order of publication, so that each head is its
 	// cluster's earliest member.
@@ -217,11 +218,17 @@ func values(rng *rand.Rand, r row) []any {
 // load fills the database with the fixture, reporting its progress to log.
 func load(ctx context.Context, pool *pgxpool.Pool, cfg config, log io.Writer) error {
 	rng := rand.New(rand.NewPCG(2026, 14))
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	vocab, err := loadVocabulary()
+	if err != nil {
+		return err
+	}
+	// The last day is today (in UTC), so that the overview has a today.
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	start := today.AddDate(0, 0, 1-cfg.days)
 	perDay := cfg.articles / cfg.days
 	began := time.Now()
 	for d := range cfg.days {
-		rows, links := day(rng, d, start, perDay, cfg.clustersPerDay)
+		rows, links := day(rng, vocab, d, start, perDay, cfg.clustersPerDay)
 		i := 0
 		_, err := pool.CopyFrom(ctx, pgx.Identifier{"articles"}, copyColumns, pgx.CopyFromFunc(func() ([]any, error) {
 			if i == len(rows) {
