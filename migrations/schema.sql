@@ -4,6 +4,28 @@
 -- schema with a new migration, then run `make schema`; make test fails
 -- (TestSchema) while this file differs from what the migrations make.
 
+CREATE FUNCTION public.article_search_after_insert() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO article_search (article_id, published_at, title_text, keys)
+    SELECT id, published_at, search_text(title), search_keys(title) FROM new_rows;
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION public.article_search_after_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE article_search s
+    SET published_at = n.published_at, title_text = search_text(n.title), keys = search_keys(n.title)
+    FROM old_rows o JOIN new_rows n ON n.id = o.id
+    WHERE s.article_id = n.id AND (o.title, o.published_at) IS DISTINCT FROM (n.title, n.published_at);
+    RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION public.article_text_length(content_type text, body text) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN char_length(CASE WHEN (content_type = 'html'::text) THEN regexp_replace(regexp_replace(regexp_replace(body, '<!--.*?-->'::text, ''::text, 'g'::text), '<(script|style)\M.*?</\1\s*>'::text, ''::text, 'gi'::text), '<[^>]*>'::text, ''::text, 'g'::text) ELSE body END);
@@ -103,6 +125,41 @@ CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
         last_ingested = excluded.last_ingested;
 $$;
 
+CREATE FUNCTION public.search_text(t text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN lower(NORMALIZE(t, NFKC));
+
+COMMENT ON FUNCTION public.search_text(t text) IS 'A headline or a query as search compares them: NFKC (full-width letters and digits half-width), lower case.';
+
+CREATE FUNCTION public.search_keys(t text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    BEGIN ATOMIC
+ SELECT COALESCE(array_agg(DISTINCT keys.k ORDER BY keys.k), '{}'::text[]) AS "coalesce"
+    FROM ( SELECT w.w[1] AS k
+            FROM regexp_matches(public.search_text(search_keys.t), '[0-9a-z\u00e0-\u024f\u0370-\u03ff\u0400-\u04ff]+'::text, 'g'::text) w(w)
+         UNION ALL
+          SELECT substr(r.r[1], i.i, 2) AS substr
+            FROM regexp_matches(public.search_text(search_keys.t), '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}'::text, 'g'::text) r(r),
+             LATERAL generate_series(1, (char_length(r.r[1]) - 1)) i(i)) keys;
+END;
+
+COMMENT ON FUNCTION public.search_keys(t text) IS 'The keys a headline or a query is found by: its Latin words and numbers, and each pair of neighbouring CJK characters, after search_text.';
+
+CREATE FUNCTION public.search_terms(t text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    BEGIN ATOMIC
+ SELECT COALESCE(array_agg(w.w[1]), '{}'::text[]) AS "coalesce"
+    FROM regexp_matches(public.search_text(search_terms.t), '[0-9a-z\u00e0-\u024f\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+'::text, 'g'::text) w(w);
+END;
+
+COMMENT ON FUNCTION public.search_terms(t text) IS 'The words of a query, after search_text: its runs of letters, digits and CJK characters; a headline matches when it holds each of them.';
+
+CREATE FUNCTION public.search_url(u text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN NULLIF(rtrim(lower(regexp_replace(regexp_replace(btrim(u), '#.*$'::text, ''::text), '^[a-z][a-z0-9+.-]*://(www\.)?'::text, ''::text, 'i'::text)), '/'::text), ''::text);
+
+COMMENT ON FUNCTION public.search_url(u text) IS 'A URL as search compares it: no scheme, www., fragment or trailing slash, lower case; NULL when empty.';
+
 CREATE FUNCTION public.sentence_block_keys(simhash bigint) RETURNS bigint[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
@@ -131,6 +188,15 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+CREATE TABLE public.article_search (
+    article_id bigint NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    title_text text NOT NULL,
+    keys text[] NOT NULL
+);
+
+COMMENT ON TABLE public.article_search IS 'Each article''s headline as search reads it (search_text) and its search_keys, kept by triggers on articles, for the editors'' search box and GET /v1/search.';
 
 CREATE TABLE public.articles (
     id bigint NOT NULL,
@@ -679,6 +745,9 @@ COMMENT ON COLUMN public.shared_sentence_pairs.article_coverage IS 'The share of
 
 COMMENT ON COLUMN public.shared_sentence_pairs.other_coverage IS 'The share of other_id''s indexed sentences (by length) found in article_id.';
 
+ALTER TABLE ONLY public.article_search
+    ADD CONSTRAINT article_search_pkey PRIMARY KEY (article_id);
+
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_pkey PRIMARY KEY (id);
 
@@ -709,6 +778,10 @@ ALTER TABLE ONLY public.separations
 ALTER TABLE ONLY public.service_secrets
     ADD CONSTRAINT service_secrets_pkey PRIMARY KEY (name);
 
+CREATE INDEX article_search_keys_idx ON public.article_search USING gin (keys);
+
+CREATE INDEX article_search_published_idx ON public.article_search USING btree (published_at DESC, article_id DESC);
+
 CREATE INDEX articles_a0_idx ON public.articles USING btree (a0);
 
 CREATE INDEX articles_a1_idx ON public.articles USING btree (a1);
@@ -733,11 +806,21 @@ CREATE INDEX articles_content_hash_idx ON public.articles USING btree (content_h
 
 CREATE INDEX articles_duplicate_of_idx ON public.articles USING btree (duplicate_of) WHERE (duplicate_of IS NOT NULL);
 
+CREATE INDEX articles_duplicates_published_idx ON public.articles USING btree (published_at) INCLUDE (source, status) WHERE (status <> 'unique'::text);
+
+CREATE INDEX articles_external_id_idx ON public.articles USING btree (external_id);
+
 CREATE INDEX articles_ingested_idx ON public.articles USING btree (ingested_at, id);
+
+CREATE INDEX articles_search_url_idx ON public.articles USING hash (public.search_url(url));
+
+CREATE INDEX cluster_listing_latest_idx ON public.cluster_listing USING btree (last_ingested DESC, cluster_id DESC);
 
 CREATE INDEX cluster_listing_published_idx ON public.cluster_listing USING btree (published_at DESC, cluster_id DESC) INCLUDE (size);
 
 CREATE INDEX cluster_listing_size_idx ON public.cluster_listing USING btree (size);
+
+CREATE INDEX cluster_listing_size_order_idx ON public.cluster_listing USING btree (size DESC, cluster_id DESC);
 
 CREATE INDEX cluster_listing_sources_idx ON public.cluster_listing USING gin (sources);
 
@@ -771,6 +854,10 @@ CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash)
 
 CREATE INDEX separations_b_idx ON public.separations USING btree (b);
 
+CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_insert();
+
+CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_update();
+
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
@@ -780,6 +867,9 @@ CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCIN
 CREATE TRIGGER cluster_listing_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_insert();
 
 CREATE TRIGGER cluster_listing_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_update();
+
+ALTER TABLE ONLY public.article_search
+    ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_cluster_head_fkey FOREIGN KEY (cluster_head) REFERENCES public.articles(id);
