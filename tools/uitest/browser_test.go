@@ -178,34 +178,11 @@ func (f *fixture) api(t *testing.T, method, path string, body any, want int) map
 // and sees the API agree, splits one out and sees it stay apart when it is
 // sent again; it saves screenshots of the list and of the cluster.
 func TestEditorsPageInABrowser(t *testing.T) {
-	chromium := findChromium(t)
 	f := newFixture(t)
 	base := f.server.URL
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("accept-lang", "zh-CN,zh"),
-		chromedp.WindowSize(1400, 1000),
-	)
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // chromium refuses to run as root with its sandbox
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
+	ctx := newTab(t, base).ctx
 
-	// Start the browser before anything listens to it.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start %s: %v", chromium, err)
-	}
 	// A dialog would mean markup of an article ran: count them, and close
 	// them so the page does not hang.
 	var dialogs atomic.Int32
