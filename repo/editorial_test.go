@@ -388,6 +388,21 @@ func TestClusterKeptViewAgrees(t *testing.T) {
 	if n := countRows(t, st, `SELECT count(*) FROM cluster_kept`); n != int64(len(heads)) {
 		t.Errorf("cluster_kept has %d rows, want one per cluster of two or more, %d", n, len(heads))
 	}
+	// The view cluster_original names the service's original.
+	for _, h := range heads {
+		view, err := svc.Cluster(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var originalID int64
+		var copies int
+		if err := st.Pool().QueryRow(ctx, `SELECT original_id, copies FROM cluster_original WHERE cluster_id = $1`, h).Scan(&originalID, &copies); err != nil {
+			t.Fatal(err)
+		}
+		if originalID != view.Original.ID || copies != view.Original.Copies {
+			t.Errorf("cluster %d: the view's original is %d with %d copies, the service's %d with %d", h, originalID, copies, view.Original.ID, view.Original.Copies)
+		}
+	}
 	checkListing(t, st)
 }
 
