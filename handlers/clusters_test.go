@@ -26,7 +26,15 @@ type cluster struct {
 			Action string `json:"action"`
 		} `json:"decision"`
 	} `json:"kept"`
+	Original struct {
+		ID     int64 `json:"id"`
+		Copies int   `json:"copies"`
+	} `json:"original"`
 	Members []struct {
+		Difference *struct {
+			Same        bool `json:"same"`
+			BylineAdded bool `json:"byline_added"`
+		} `json:"difference"`
 		ID         int64  `json:"id"`
 		Source     string `json:"source"`
 		ClusterID  int64  `json:"cluster_id"`
@@ -130,6 +138,14 @@ func TestClusters(t *testing.T) {
 		if m.Kept != (m.ID == c.Kept.ID) || (m.Likeness == nil) != m.Kept || m.TextLength == 0 {
 			t.Errorf("member %+v of a cluster keeping %d", m, c.Kept.ID)
 		}
+		// Published at the same time: the original is the first ingested;
+		// the repost added a byline and an editor's line.
+		if (m.Difference == nil) != (m.ID == *head.ID) || (m.ID == *repost.ID && !m.Difference.BylineAdded) {
+			t.Errorf("member %d's difference from the original: %+v", m.ID, m.Difference)
+		}
+	}
+	if c.Original.ID != *head.ID || c.Original.Copies != 2 {
+		t.Errorf("the cluster's original: %+v, want %d with 2 copies", c.Original, *head.ID)
 	}
 
 	// An editor keeps the original.

@@ -465,6 +465,9 @@ func (p *page) cluster(c echo.Context) error {
 			}
 		}
 	}
+	if err := p.differences(c, &v); err != nil {
+		return err
+	}
 	if right != 0 {
 		sbs, err := p.svc.SideBySide(ctx, id, view.Kept.ID, right)
 		if err != nil && !errors.Is(err, service.ErrNotFound) {
@@ -477,6 +480,65 @@ func (p *page) cluster(c echo.Context) error {
 		}
 	}
 	return p.render(c, http.StatusOK, "cluster", v)
+}
+
+// differences fills in how each member differs from the original, and the
+// diff of two members: ?base= (the original when not given) into ?with=
+// (the first other member when not given).
+func (p *page) differences(c echo.Context, v *clusterView) error {
+	ctx := c.Request().Context()
+	l := p.localeOf(c)
+	view := v.Cluster
+	diffs, err := p.svc.Differences(ctx, view)
+	if err != nil {
+		return err
+	}
+	v.Summaries = make(map[int64]string, len(view.Members))
+	for _, m := range view.Members {
+		switch d, ok := diffs[m.ID]; {
+		case m.ID == view.Original.ID:
+		case ok:
+			if v.Summaries[m.ID], err = l.difference(d); err != nil {
+				return err
+			}
+		default:
+			v.Summaries[m.ID] = l.must("diff.unread")
+		}
+	}
+	params := c.QueryParams()
+	from, _, err := queryparam.ID(params, "base")
+	if err != nil {
+		return err
+	}
+	to, _, err := queryparam.ID(params, "with")
+	if err != nil {
+		return err
+	}
+	if from == 0 {
+		from = view.Original.ID
+	}
+	if to == 0 || to == from {
+		to = 0
+		for _, m := range view.Members {
+			if m.ID != from {
+				to = m.ID
+				break
+			}
+		}
+	}
+	if to == 0 {
+		return nil
+	}
+	d, err := p.svc.DiffMembers(ctx, view.ID, from, to)
+	if errors.Is(err, service.ErrNotFound) {
+		return nil // an address naming an article that left: the page without the diff
+	}
+	if err != nil {
+		return err
+	}
+	v.DiffFrom, v.DiffTo = from, to
+	v.Diff, err = newDiffView(l, d)
+	return err
 }
 
 // splitForm is GET /ui/clusters/{id}/split?article={id}: what a split would
