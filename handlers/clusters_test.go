@@ -124,14 +124,15 @@ func TestClusters(t *testing.T) {
 		}
 	}
 
-	// The cluster: without preferred sources, the most complete text is
-	// the repost (its byline and editor's line make it longer by more than
-	// 5%).
+	// The cluster: without preferred sources, the original and the repost
+	// hold the whole story (the repost's byline and editor's line are its
+	// own text, which counts for nothing), and the original is the earlier:
+	// it is kept.
 	r = s.get(t, clusterPath)
 	wantStatus(t, "cluster", r, http.StatusOK)
 	schema.check(t, "Cluster", r)
 	c := decode[cluster](t, r)
-	if c.Size != 3 || len(c.Members) != 3 || c.Kept.Rule != "length" || c.Kept.ID != *repost.ID || c.Kept.Decision != nil {
+	if c.Size != 3 || len(c.Members) != 3 || c.Kept.Rule != "earliest" || c.Kept.ID != *head.ID || c.Kept.Decision != nil {
 		t.Errorf("cluster: %+v", c)
 	}
 	for _, m := range c.Members {
@@ -148,20 +149,20 @@ func TestClusters(t *testing.T) {
 		t.Errorf("the cluster's original: %+v, want %d with 2 copies", c.Original, *head.ID)
 	}
 
-	// An editor keeps the original.
+	// An editor keeps the repost.
 	r = s.do(t, request{method: http.MethodPut, path: clusterPath + "/kept",
-		body: strings.NewReader(fmt.Sprintf(`{"article_id": %d, "editor": "王芳", "note": "新华社原稿"}`, *head.ID))})
+		body: strings.NewReader(fmt.Sprintf(`{"article_id": %d, "editor": "王芳", "note": "新华社原稿"}`, *repost.ID))})
 	wantStatus(t, "keep", r, http.StatusOK)
 	schema.check(t, "Cluster", r)
 	c = decode[cluster](t, r)
-	if c.Kept.ID != *head.ID || c.Kept.Rule != "editor" || c.Kept.Decision == nil || c.Kept.Decision.Editor != "王芳" ||
+	if c.Kept.ID != *repost.ID || c.Kept.Rule != "editor" || c.Kept.Decision == nil || c.Kept.Decision.Editor != "王芳" ||
 		len(c.Decisions) != 1 || c.Decisions[0].Note != "新华社原稿" {
 		t.Errorf("after keep: %+v", c)
 	}
 	// Back to the rule.
 	r = s.do(t, request{method: http.MethodPut, path: clusterPath + "/kept", body: strings.NewReader(`{"article_id": null, "editor": "李明"}`)})
 	wantStatus(t, "reset", r, http.StatusOK)
-	if c = decode[cluster](t, r); c.Kept.Rule != "length" || len(c.Decisions) != 2 || c.Decisions[0].Action != "reset" {
+	if c = decode[cluster](t, r); c.Kept.Rule != "earliest" || c.Kept.ID != *head.ID || len(c.Decisions) != 2 || c.Decisions[0].Action != "reset" {
 		t.Errorf("after reset: %+v", c)
 	}
 

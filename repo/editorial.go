@@ -78,7 +78,7 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 	rows, err := q.db.Query(ctx, `
 		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at,
 		       article_text_length(a.content_type, a.body), k.decision_id,
-		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0)
+		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles
 		FROM articles a
 		LEFT JOIN kept_articles k ON k.article_id = a.id
 		WHERE a.cluster_id = ANY ($1)
@@ -91,9 +91,11 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 		var c service.KeepCandidate
 		var decision *int64
 		var this, that float32
+		var shingles []int32
 		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision,
-			&c.Status, &this, &that)
+			&c.Status, &this, &that, &shingles)
 		c.Coverage = service.Coverage{This: float64(this), That: float64(that)}
+		c.Shingles = shingleSet(shingles)
 		if decision != nil {
 			decisionIDs = append(decisionIDs, *decision)
 			c.Kept = &service.Decision{ID: *decision}
