@@ -148,6 +148,13 @@ func TestClusters(t *testing.T) {
 	if c.Original.ID != *head.ID || c.Original.Copies != 2 {
 		t.Errorf("the cluster's original: %+v, want %d with 2 copies", c.Original, *head.ID)
 	}
+	// Its other coverage: none of its members, and no unrelated story.
+	r = s.get(t, clusterPath+"/other-coverage")
+	wantStatus(t, "other coverage", r, http.StatusOK)
+	schema.check(t, "OtherCoverage", r)
+	if body := string(r.body); !strings.Contains(body, fmt.Sprintf(`"cluster_id":%d`, *head.ID)) || !strings.Contains(body, `"articles":[]`) {
+		t.Errorf("other coverage of a cluster that no other article quotes: %s", body)
+	}
 
 	// An editor keeps the repost.
 	r = s.do(t, request{method: http.MethodPut, path: clusterPath + "/kept",

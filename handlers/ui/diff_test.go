@@ -96,3 +96,52 @@ func TestOriginalAndDiff(t *testing.T) {
 func section(body, id string) string {
 	return regexp.MustCompile(`(?s)<section id="` + id + `".*?</section>`).FindString(body)
 }
+
+// TestOtherCoverage: two articles that are no copies of a story but quote
+// a sentence of it are listed on its cluster's page, newest first, each
+// with its source and a link to its own cluster.
+func TestOtherCoverage(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	st := samples.Stories[0]
+	day := time.Date(2026, 6, 18, 0, 0, 0, 0, time.UTC)
+	quoted := strings.SplitAfter(st.Body, "。")[1] // the second sentence
+	story := s.ingestAt(t, "xinhua", "x-1", st.Title, st.Body, day)
+	copyOf := s.ingestAt(t, "portal", "w-1", st.Title, "【搜狐新闻】"+st.Body, day.Add(time.Hour))
+	first := s.ingestAt(t, "jiangxi", "jx-1", "江西多地转移受灾群众",
+		"江西省应急管理厅介绍，全省已转移安置受灾群众一万二千余人，开放避灾安置点三百多个。"+quoted+
+			"九江、上饶等地组织党员干部挨家挨户排查隐患，确保不漏一户、不落一人。\n省气象台提醒，本周后期全省仍有一次强降雨过程，山区要严防山洪。",
+		day.Add(2*time.Hour))
+	second := s.ingestAt(t, "hunan", "hn-1", "湖南洞庭湖区加强堤防巡查",
+		"湖南省水利厅今天召开防汛调度会，部署洞庭湖区堤防巡查和涵闸管护工作。"+quoted+
+			"岳阳、常德两市已调集抢险队员八百余人，对重点堤段实行二十四小时值守。\n会议要求各级水利部门压实责任，严禁擅离职守。",
+		day.Add(3*time.Hour))
+	if copyOf.ClusterID != story.ID {
+		t.Fatalf("the copy is in cluster %d, want %d", copyOf.ClusterID, story.ID)
+	}
+	for _, v := range []service.Verdict{first, second} {
+		if v.ClusterID == story.ID {
+			t.Fatalf("%s, a story of its own, joined the cluster (%s)", v.ExternalID, v.Status)
+		}
+	}
+	b := s.browser(t)
+	wantStatus(t, "sign in", b.signIn("王芳", ""), http.StatusSeeOther)
+	p := b.get(fmt.Sprintf("/ui/clusters/%d", story.ID))
+	wantStatus(t, "cluster", p, http.StatusOK)
+	panel := section(p.body, "other")
+	if !strings.Contains(panel, "2 articles outside this cluster") {
+		t.Fatalf("the other coverage panel does not count two articles:\n%s", panel)
+	}
+	if !strings.Contains(panel, "#"+fmt.Sprint(second.ID)+" · hunan") || !strings.Contains(panel, "#"+fmt.Sprint(first.ID)+" · jiangxi") {
+		t.Errorf("the panel does not name both articles with their sources:\n%s", panel)
+	}
+	if i, j := strings.Index(panel, "hunan"), strings.Index(panel, "jiangxi"); i < 0 || j < 0 || i > j {
+		t.Errorf("the panel does not list the newest first:\n%s", panel)
+	}
+	if !strings.Contains(panel, fmt.Sprintf(`href="/ui/clusters/%d"`, second.ClusterID)) || !strings.Contains(panel, strings.TrimSuffix(quoted, "。")[:30]) {
+		t.Errorf("the panel has no link to the quoting article's cluster, or not the sentence shared:\n%s", panel)
+	}
+	if strings.Contains(panel, "w-1") || strings.Contains(panel, "· portal ·") {
+		t.Errorf("the panel lists a member of the cluster:\n%s", panel)
+	}
+}

@@ -231,6 +231,9 @@ type clusterView struct {
 	Summaries        map[int64]string
 	Diff             *diffView
 	DiffFrom, DiffTo int64
+	// Other are the articles outside the cluster that share sentences
+	// with it, newest first.
+	Other []service.SharedArticle
 }
 
 type splitView struct {

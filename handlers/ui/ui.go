@@ -468,6 +468,9 @@ func (p *page) cluster(c echo.Context) error {
 	if err := p.differences(c, &v); err != nil {
 		return err
 	}
+	if v.Other, err = p.svc.OtherCoverage(ctx, view); err != nil {
+		return err
+	}
 	if right != 0 {
 		sbs, err := p.svc.SideBySide(ctx, id, view.Kept.ID, right)
 		if err != nil && !errors.Is(err, service.ErrNotFound) {
