@@ -83,7 +83,7 @@ func (l *locale) barTitle(key string, c service.DuplicateCounts) string {
 
 // dayChart draws the duplicates of each day, oldest left.
 func (l *locale) dayChart(days []service.DayCount) chartView {
-	const width, height, left, bottom, top = 720, 200, 40, 22, 8
+	const width, height, left, right, bottom, top = 720, 200, 40, 16, 22, 8
 	v := chartView{Kind: "days", Label: l.must("chart.days.title", "Count", len(days)), KeyName: l.must("chart.day"), Width: width, Height: height}
 	most := 0
 	for _, d := range days {
@@ -91,10 +91,10 @@ func (l *locale) dayChart(days []service.DayCount) chartView {
 	}
 	top100 := niceMax(most)
 	plotH := float64(height - bottom - top)
-	slot := float64(width-left) / float64(max(len(days), 1))
+	slot := float64(width-left-right) / float64(max(len(days), 1)) // right: room for the last day's label
 	for _, y := range []int{0, top100 / 2, top100} {
 		py := float64(height-bottom) - plotH*float64(y)/float64(top100)
-		v.Grid = append(v.Grid, gridLine{X1: f1(left), Y1: f1(py), X2: f1(width), Y2: f1(py), TX: f1(left - 4), TY: f1(py + 4), Anchor: "end", Text: l.num(y)})
+		v.Grid = append(v.Grid, gridLine{X1: f1(left), Y1: f1(py), X2: f1(width - right), Y2: f1(py), TX: f1(left - 4), TY: f1(py + 4), Anchor: "end", Text: l.num(y)})
 	}
 	for i, d := range days {
 		key := d.Day.Format(time.DateOnly)

@@ -16,7 +16,7 @@ import (
 
 // messageID is what a message's id looks like, should a page show one
 // instead of its text.
-var messageID = regexp.MustCompile(`\b(verdict|rule|action|sort|match|status|error|list|col|filter|overview|chart|search|kept|side|fold|split|signin|reason|policy|notice|zone|lang|cluster)\.[a-z0-9_.]+\b`)
+var messageID = regexp.MustCompile(`\b(verdict|rule|action|sort|match|status|error|list|col|filter|overview|chart|search|kept|side|fold|split|signin|reason|policy|notice|zone|lang|cluster|decisions)\.[a-z0-9_.]+\b`)
 
 // TestLanguages: the page is in Simplified Chinese unless the browser
 // prefers English or the editor chose it with the switch; every page is in

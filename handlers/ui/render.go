@@ -83,7 +83,7 @@ func localeFuncs(l *locale) template.FuncMap {
 			return strings.Join(out, l.must("list.sep")), nil
 		},
 		"rule":       func(r service.KeepRule) (string, error) { return l.t("rule." + string(r)) },
-		"action":     func(a service.Action) (string, error) { return l.t("action." + string(a)) },
+		"action":     func(a service.Action) (string, error) { return l.t("decisions." + string(a)) }, // a decision in the log
 		"sortName":   func(s service.ClusterSort) (string, error) { return l.t("sort." + string(s)) },
 		"matchName":  func(m service.SearchMatch) (string, error) { return l.t("match." + string(m)) },
 		"keepReason": l.keepReason,

@@ -189,7 +189,7 @@ func TestEditorsPageInABrowser(t *testing.T) {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("lang", "zh-CN"),
+		chromedp.Flag("accept-lang", "zh-CN,zh"),
 		chromedp.WindowSize(1400, 1000),
 	)
 	if os.Geteuid() == 0 {
@@ -269,7 +269,7 @@ func TestEditorsPageInABrowser(t *testing.T) {
 		if got := eval(`String(window.__pwned)`); got != "undefined" {
 			t.Errorf("%s: window.__pwned = %s: an article's markup ran", where, got)
 		}
-		if n := eval(`String(document.querySelectorAll("img, script, svg").length + [...document.querySelectorAll("b")].filter(b => b.textContent === "evil").length)`); n != "0" {
+		if n := eval(`String(document.querySelectorAll("img, script, svg:not(.chart-svg)").length + [...document.querySelectorAll("b")].filter(b => b.textContent === "evil").length)`); n != "0" {
 			t.Errorf("%s: %s elements an article's text would have made", where, n)
 		}
 	}
@@ -339,7 +339,7 @@ func TestEditorsPageInABrowser(t *testing.T) {
 
 	// Keep another member: the people copy, with the button in its row.
 	click("keep the people copy", fmt.Sprintf(`tr#m%d form button[type="submit"]`, f.shortened.ID))
-	if done := eval(`document.querySelector("p.done").textContent`); !strings.Contains(done, "now the kept member") {
+	if done := eval(`document.querySelector("p.done").textContent`); !strings.Contains(done, "现在是本稿件组的保留稿件") {
 		t.Errorf("after keep, the page says %q", done)
 	}
 	if kept := eval(`document.querySelector("tr.kept").id`); kept != fmt.Sprintf("m%d", f.shortened.ID) {
@@ -355,11 +355,15 @@ func TestEditorsPageInABrowser(t *testing.T) {
 	click("split the repost out", fmt.Sprintf(`tr#m%d a.danger`, f.repost.ID))
 	do("the note", chromedp.SendKeys(`textarea[name="note"]`, "另一家媒体的改写稿", chromedp.NodeVisible))
 	click("confirm the split", `form.split button[type="submit"]`)
-	if done := eval(`document.querySelector("p.done").textContent`); !strings.Contains(done, "was split out") {
+	if done := eval(`document.querySelector("p.done").textContent`); !strings.Contains(done, "已拆出") {
 		t.Errorf("after the split, the page says %q", done)
 	}
 	if n := eval(fmt.Sprintf(`String(document.querySelectorAll("tr#m%d").length)`, f.repost.ID)); n != "0" {
 		t.Error("the split-out repost is still listed in the cluster")
+	}
+	// The log names what was done, latest first, not the buttons that did it.
+	if what := eval(`[...document.querySelectorAll("section.decisions td:nth-child(3)")].map(td => td.textContent).join(",")`); what != "拆出,保留" {
+		t.Errorf("the decisions read %q, want 拆出,保留", what)
 	}
 	a := f.api(t, "GET", fmt.Sprintf("/v1/articles/%d", f.repost.ID), nil, 200)
 	if int64(a["cluster_id"].(float64)) != f.repost.ID {

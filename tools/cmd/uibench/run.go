@@ -165,6 +165,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 type timing struct {
 	name      string
 	durations []time.Duration
+	followed  int // searches that led to a cluster, its page timed too
 }
 
 type results struct {
@@ -224,6 +225,25 @@ func (c *client) get(path string) (int, string, error) {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	return c.do(req)
+}
+
+// follow is a search that leads to a cluster: the search's 303, then the
+// page it leads to.
+func (c *client) follow(path string) (int, string, error) {
+	req, err := http.NewRequest(http.MethodGet, c.base+path, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	res, err := c.c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		return res.StatusCode, "", nil
+	}
+	return c.get(res.Header.Get("Location"))
 }
 
 func (c *client) post(path string, form url.Values) (int, string, error) {
@@ -306,6 +326,39 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		}
 	}
 
+	// Searches: words drawn as the headlines draw them (most are common),
+	// words drawn evenly from the vocabulary (most are rare), two words,
+	// and the keys, URLs and ids of random articles.
+	vocab, err := loadVocabulary()
+	if err != nil {
+		return nil, err
+	}
+	search := func(q string) string { return "/ui/search?q=" + url.QueryEscape(q) }
+	var typical, rare, pairs, keys, externalIDs, urls, articleIDs []string
+	for range cfg.requests {
+		typical = append(typical, search(vocab.word(rng)))
+		rare = append(rare, search(vocab.words[rng.IntN(len(vocab.words))]))
+		pairs = append(pairs, search(vocab.word(rng)+" "+vocab.word(rng)))
+	}
+	rows, err = pool.Query(ctx, `SELECT id, source, external_id, url FROM articles TABLESAMPLE SYSTEM (0.5) LIMIT $1`, cfg.requests)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var source, externalID, u string
+		if err := rows.Scan(&id, &source, &externalID, &u); err != nil {
+			return nil, err
+		}
+		keys = append(keys, search(source+" "+externalID))
+		externalIDs = append(externalIDs, search(externalID))
+		urls = append(urls, search(u))
+		articleIDs = append(articleIDs, search(fmt.Sprint(id)))
+	}
+	if err := rows.Err(); err != nil || len(keys) == 0 {
+		return nil, fmt.Errorf("no article to search for: %v", err)
+	}
+
 	type kind struct {
 		name string
 		urls []string
@@ -338,16 +391,35 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		{"list, size 500 or more (none)", []string{"/ui/?min_size=500"}},
 		{"list, source xinhua + size 20 or more", []string{"/ui/?source=xinhua&min_size=20"}},
 		{"list, source + date + size", []string{fmt.Sprintf("/ui/?source=sina&from=%s&to=%s&min_size=4", day(20), day(10))}},
+		{"list, by size", []string{"/ui/?sort=size"}},
+		{"list, by latest member", []string{"/ui/?sort=latest"}},
+		{"list, by size, source sina (prefix)", []string{"/ui/?sort=size&source=sina"}},
+		{"search, a word as headlines draw them", typical},
+		{"search, a word drawn evenly (rare)", rare},
+		{"search, 中国 (the most common)", []string{search("中国")}},
+		{"search, 洪水 (a sample's headline)", []string{search("洪水")}},
+		{"search, two words", pairs},
+		{"search, a Latin word (NBA)", []string{search("NBA")}},
+		{"search, CMS key (source and id)", keys},
+		{"search, CMS id alone", externalIDs},
+		{"search, URL", urls},
+		{"search, article id", articleIDs},
 		{"cluster, side by side", each("/ui/clusters/%d?with=%d")},
 		{"split confirmation", each("/ui/clusters/%d/split?article=%d")},
 		{"API GET /v1/clusters", []string{"/v1/clusters"}},
 		{"API GET /v1/clusters?source=rare-07", []string{"/v1/clusters?source=rare-07"}},
 		{"API GET /v1/clusters/{id}", apiClusters},
+		{"API GET /v1/search?q=中国", []string{"/v1/search?q=" + url.QueryEscape("中国")}},
+		{"API GET /v1/overview", []string{"/v1/overview"}},
+		{"API GET /v1/sources?prefix=sina", []string{"/v1/sources?prefix=sina"}},
 	}
 	res := &results{when: time.Now()}
 	for _, k := range kinds {
 		for _, u := range k.urls { // warm up, and check the page is what it should be
 			status, body, err := c.get(u)
+			if err == nil && status == http.StatusSeeOther && strings.HasPrefix(u, "/ui/search") {
+				status, body, err = c.follow(u)
+			}
 			if err != nil || status != 200 {
 				return nil, fmt.Errorf("%s %s: %d %v", k.name, u, status, err)
 			}
@@ -360,6 +432,10 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 			u := k.urls[i%len(k.urls)]
 			start := time.Now()
 			status, _, err := c.get(u)
+			if err == nil && status == http.StatusSeeOther && strings.HasPrefix(u, "/ui/search") {
+				status, _, err = c.follow(u) // the search leads to a cluster: both requests count
+				t.followed++
+			}
 			t.durations = append(t.durations, time.Since(start))
 			if err != nil || status != 200 {
 				return nil, fmt.Errorf("%s %s: %d %v", k.name, u, status, err)
@@ -397,11 +473,17 @@ func (r *results) markdown(cfg config) string {
 	fmt.Fprintf(&b, "Measured %s on %d CPUs (%s/%s) with `%s`: %s articles stored, %s clusters of two or more; "+
 		"%d requests of each kind after one that warms the caches, timed at the client (in-process HTTP: the whole server, page rendering included).\n\n",
 		r.when.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cfg.command, thousands(r.articles), thousands(r.clusters), cfg.requests)
-	b.WriteString("| page | p50 ms | p95 ms | max ms |\n| --- | ---: | ---: | ---: |\n")
+	b.WriteString("A search that leads straight to a cluster is timed with the cluster's page it leads to (its 303, then the page): " +
+		"the column \"to a cluster\" says how many of a kind's requests did.\n\n")
+	b.WriteString("| page | p50 ms | p95 ms | max ms | to a cluster |\n| --- | ---: | ---: | ---: | ---: |\n")
 	worst := time.Duration(0)
 	for _, t := range r.timings {
 		worst = max(worst, slices.Max(t.durations))
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.name, ms(percentile(t.durations, 0.5)), ms(percentile(t.durations, 0.95)), ms(slices.Max(t.durations)))
+		followed := ""
+		if strings.HasPrefix(t.name, "search") {
+			followed = fmt.Sprintf("%d of %d", t.followed, len(t.durations))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", t.name, ms(percentile(t.durations, 0.5)), ms(percentile(t.durations, 0.95)), ms(slices.Max(t.durations)), followed)
 	}
 	fmt.Fprintf(&b, "\nThe slowest of all %s requests took %s ms.\n", thousands(int64(len(r.timings)*cfg.requests)), ms(worst))
 	return b.String()
