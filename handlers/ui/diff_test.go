@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -143,5 +144,46 @@ func TestOtherCoverage(t *testing.T) {
 	}
 	if strings.Contains(panel, "w-1") || strings.Contains(panel, "· portal ·") {
 		t.Errorf("the panel lists a member of the cluster:\n%s", panel)
+	}
+}
+
+// TestKeepWithNoteAndSplitLink: the keep form takes a note, shown with the
+// kept member and in the decisions; after a split the notice and the
+// decisions link to the new cluster.
+func TestKeepWithNoteAndSplitLink(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	st := samples.Stories[1]
+	day := time.Date(2026, 6, 18, 0, 0, 0, 0, time.UTC)
+	head := s.ingestAt(t, "xinhua", "x-1", st.Title, st.Body, day)
+	repost := s.ingestAt(t, "portal", "w-1", st.Title, st.Repost(), day.Add(time.Hour))
+	short := s.ingestAt(t, "people", "p-1", st.Title, st.Shortened(), day.Add(2*time.Hour))
+	b := s.browser(t)
+	wantStatus(t, "sign in", b.signIn("王芳", ""), http.StatusSeeOther)
+	path := fmt.Sprintf("/ui/clusters/%d", head.ID)
+	p := b.get(path)
+	if !strings.Contains(row(t, p.body, repost.ID), `name="note"`) {
+		t.Fatalf("the keep form has no note:\n%s", row(t, p.body, repost.ID))
+	}
+	p = b.do(http.MethodPost, path+"/kept", url.Values{"csrf": {b.csrf(p)}, "article_id": {fmt.Sprint(repost.ID)}, "note": {"门户稿附有编者按"}}, nil)
+	wantStatus(t, "keep with a note", p, http.StatusSeeOther)
+	p = b.get(path)
+	if view, _ := s.svc.Cluster(context.Background(), head.ID); view.Kept.ID != repost.ID || view.Kept.By == nil || view.Kept.By.Note != "门户稿附有编者按" {
+		t.Fatalf("after keep with a note: %+v", view.Kept)
+	}
+	if strings.Count(p.body, "门户稿附有编者按") < 2 {
+		t.Errorf("the note is not shown with the kept member and in the decisions")
+	}
+
+	confirm := b.get(fmt.Sprintf("%s/split?article=%d", path, short.ID))
+	p = b.do(http.MethodPost, path+"/split", url.Values{"csrf": {b.csrf(confirm)}, "article_id": {fmt.Sprint(short.ID)}}, nil)
+	wantStatus(t, "split", p, http.StatusSeeOther)
+	p = b.get(p.header.Get("Location"))
+	link := fmt.Sprintf(`<a href="/ui/clusters/%d">Go to its new cluster →</a>`, short.ID)
+	if !strings.Contains(p.body, link) {
+		t.Errorf("the notice after the split does not link to the new cluster:\n%s", regexp.MustCompile(`(?s)<p class="done".*?</p>`).FindString(p.body))
+	}
+	if !strings.Contains(p.body, fmt.Sprintf(`<a href="/ui/clusters/%d">its cluster %d</a>`, short.ID, short.ID)) {
+		t.Errorf("the decisions do not link to the new cluster")
 	}
 }

@@ -226,6 +226,7 @@ type clusterView struct {
 	LeftText  folded
 	RightText folded
 	Done      string
+	DoneLink  string // after a split, the new cluster's page
 	// Summaries say how each member differs from the original; Diff is the
 	// diff of two members (DiffFrom into DiffTo).
 	Summaries        map[int64]string

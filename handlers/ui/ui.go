@@ -448,7 +448,8 @@ func (p *page) cluster(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := clusterView{layout: p.layout(c, "cluster.title", "ID", id), Cluster: view, Done: p.localeOf(c).doneMessage(c, view)}
+	v := clusterView{layout: p.layout(c, "cluster.title", "ID", id), Cluster: view}
+	v.Done, v.DoneLink = p.localeOf(c).doneMessage(c, view)
 	if head, ok := view.Member(view.ID); ok {
 		v.Title, v.Headline = head.Title, head.Title
 	}
