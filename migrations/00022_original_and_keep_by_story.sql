@@ -12,7 +12,13 @@
 -- service/original.go names the same member; a test in repo holds the two
 -- to each other.
 
+-- editor_decisions: an editor may undo a split (undo_split): its
+-- separations are removed, and the articles split out judged again.
+--
 -- +goose Up
+ALTER TABLE editor_decisions DROP CONSTRAINT editor_decisions_action_check,
+    ADD CONSTRAINT editor_decisions_action_check CHECK (action IN ('keep', 'reset', 'split', 'undo_split'));
+COMMENT ON COLUMN editor_decisions.action IS 'keep: the editor kept article_id in its cluster; reset: the cluster returned to the keep rule; split: article_id, with the articles linking to it, was split out of its cluster; undo_split: a split of article_id was undone (its separations removed, the articles judged again).';
 -- +goose StatementBegin
 CREATE OR REPLACE VIEW cluster_kept AS
 WITH members AS (
@@ -106,6 +112,12 @@ COMMENT ON VIEW cluster_original IS 'One row per cluster of two or more articles
 
 -- +goose Down
 DROP VIEW cluster_original;
+-- The undone splits cannot be said before 00022: their records go, the
+-- separations they removed stay removed.
+DELETE FROM editor_decisions WHERE action = 'undo_split';
+ALTER TABLE editor_decisions DROP CONSTRAINT editor_decisions_action_check,
+    ADD CONSTRAINT editor_decisions_action_check CHECK (action IN ('keep', 'reset', 'split'));
+COMMENT ON COLUMN editor_decisions.action IS 'keep: the editor kept article_id in its cluster; reset: the cluster returned to the keep rule; split: article_id, with the articles linking to it, was split out of its cluster.';
 -- +goose StatementBegin
 CREATE OR REPLACE VIEW cluster_kept AS
 WITH members AS (

@@ -109,6 +109,7 @@ type Tx interface {
 	Reader
 	EditorialReader
 	EditorialWriter
+	SplitUndoWriter
 	// Lock takes transaction-scoped advisory locks on keys, in the order
 	// given, and waits for each.
 	Lock(ctx context.Context, keys []LockKey) error

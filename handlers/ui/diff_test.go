@@ -186,4 +186,28 @@ func TestKeepWithNoteAndSplitLink(t *testing.T) {
 	if !strings.Contains(p.body, fmt.Sprintf(`<a href="/ui/clusters/%d">its cluster %d</a>`, short.ID, short.ID)) {
 		t.Errorf("the decisions do not link to the new cluster")
 	}
+
+	// Undo the split: the copy rejoins, and the undo is a decision.
+	undoID := regexp.MustCompile(`name="decision_id" value="(\d+)"`).FindStringSubmatch(p.body)
+	if undoID == nil {
+		t.Fatal("the split's decision has no undo form")
+	}
+	undo := func() page {
+		return b.do(http.MethodPost, path+"/undo-split", url.Values{"csrf": {b.csrf(p)}, "decision_id": {undoID[1]}, "note": {"误拆"}}, nil)
+	}
+	wantStatus(t, "undo the split", undo(), http.StatusSeeOther)
+	if a, err := s.svc.FindArticle(context.Background(), short.ID); err != nil || a.ClusterID != head.ID {
+		t.Errorf("after undoing the split, the copy is in cluster %d (%v), want %d", a.ClusterID, err, head.ID)
+	}
+	view, err := s.svc.Cluster(context.Background(), head.ID)
+	if err != nil || len(view.Decisions) == 0 || view.Decisions[0].Action != service.ActionUndoSplit || view.Decisions[0].Editor != "王芳" ||
+		view.Decisions[0].Note != "误拆" || view.Decisions[0].ArticleID != short.ID {
+		t.Errorf("the cluster's latest decision is not the undo: %+v, %v", view.Decisions, err)
+	}
+	p = b.get(path)
+	if !strings.Contains(p.body, "split undone") || !strings.Contains(p.body, fmt.Sprintf(`id="m%d"`, short.ID)) {
+		t.Errorf("the page does not show the undo, or the copy back in the cluster")
+	}
+	// Twice is refused.
+	wantStatus(t, "undo the split again", undo(), http.StatusUnprocessableEntity)
 }

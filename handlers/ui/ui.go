@@ -114,6 +114,7 @@ func Register(e *echo.Echo, cfg Config) error {
 	g.POST("/clusters/:id/kept", p.serve(p.keep), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/reset", p.serve(p.reset), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/split", p.serve(p.split), p.signedIn, p.checkForm)
+	g.POST("/clusters/:id/undo-split", p.serve(p.undoSplit), p.signedIn, p.checkForm)
 	g.POST("/signout", p.serve(p.signout), p.signedIn, p.checkForm)
 	g.Any("/*", p.serve(func(c echo.Context) error {
 		return &service.Error{Kind: service.KindNotFound, Message: "no such page"}
@@ -611,6 +612,30 @@ func (p *page) split(c echo.Context) error {
 		return err
 	}
 	return done(c, res.Decision)
+}
+
+// undoSplit is POST /ui/clusters/{id}/undo-split: decision_id, a split,
+// is undone.
+func (p *page) undoSplit(c echo.Context) error {
+	if _, err := pathID(c); err != nil {
+		return err
+	}
+	form := c.Request().PostForm
+	if err := queryparam.Once(form, "decision_id"); err != nil {
+		return err
+	}
+	id, ok, err := queryparam.ID(form, "decision_id")
+	if err == nil && !ok {
+		err = service.Invalid("decision_id", "is required: the split to undo")
+	}
+	if err != nil {
+		return err
+	}
+	d, err := p.svc.UndoSplit(c.Request().Context(), id, p.decisionInput(c))
+	if err != nil {
+		return err
+	}
+	return done(c, d)
 }
 
 // formArticle is the form's article_id: an article id, required.

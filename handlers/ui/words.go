@@ -72,6 +72,8 @@ func (l *locale) decisionNotice(d service.Decision) string {
 		return l.must("notice.keep", "Article", d.ArticleID)
 	case service.ActionReset:
 		return l.must("notice.reset")
+	case service.ActionUndoSplit:
+		return l.must("notice.undo_split", "Article", d.ArticleID)
 	case service.ActionSplit:
 		if d.ArticleID == d.ClusterID {
 			return l.must("notice.split.head", "Article", d.ArticleID)

@@ -138,4 +138,14 @@ func TestDiffOriginalAndCoverageInABrowser(t *testing.T) {
 	if loc := b.location(); loc != fmt.Sprintf("/ui/clusters/%d", dropped.ID) {
 		t.Errorf("the notice led to %s, want the new cluster %d", loc, dropped.ID)
 	}
+
+	// Undo the split from the cluster it was made in: the copy is back.
+	b.open(fmt.Sprintf("/ui/clusters/%d", cluster))
+	b.click("undo the split", `form.undo-form button[type="submit"]`)
+	if n := b.eval(fmt.Sprintf(`String(document.querySelectorAll('#m%d').length)`, dropped.ID)); n != "1" {
+		t.Errorf("after undoing the split, the copy's row is not in the cluster (%s rows)", n)
+	}
+	if got := b.eval(`document.querySelector('section.decisions tbody tr').innerText`); !strings.Contains(got, "撤销拆出") || !strings.Contains(got, "王芳") {
+		t.Errorf("the latest decision reads %q, want the undone split by 王芳", got)
+	}
 }
