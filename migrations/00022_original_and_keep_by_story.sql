@@ -1,5 +1,6 @@
 -- cluster_kept (issue 36): the most complete text is the one holding the
--- most of the story — the sampled 5-grams found in two members or more —
+-- most of the story — the sampled 5-grams found in half its members or
+-- more, two at least —
 -- not the longest: a repost padded with promotion text, or a page that
 -- strings several stories together, no longer wins by length
 -- (service/keep.go). Its columns stay; the rule 'length' keeps its name.
@@ -35,8 +36,13 @@ WITH members AS (
 ), grams AS (
     SELECT DISTINCT m.cluster_id, m.id, g
     FROM members m, unnest(m.shingles) g
+), sizes AS (
+    SELECT cluster_id, count(*) AS n FROM members GROUP BY cluster_id
 ), story AS (
-    SELECT cluster_id, g FROM grams GROUP BY cluster_id, g HAVING count(*) >= 2
+    SELECT gr.cluster_id, gr.g
+    FROM grams gr JOIN sizes z ON z.cluster_id = gr.cluster_id
+    GROUP BY gr.cluster_id, gr.g, z.n
+    HAVING count(*) >= greatest(2, (z.n + 1) / 2)
 ), held AS (
     SELECT gr.id, count(*) AS held
     FROM grams gr JOIN story s ON s.cluster_id = gr.cluster_id AND s.g = gr.g
@@ -89,7 +95,7 @@ ORDER BY c.cluster_id,
          c.published_at,
          c.id;
 -- +goose StatementEnd
-COMMENT ON COLUMN cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in two members or more of its cluster; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do); earliest: the earliest published of the complete texts.';
+COMMENT ON COLUMN cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do); earliest: the earliest published of the complete texts.';
 
 -- +goose StatementBegin
 CREATE VIEW cluster_original AS

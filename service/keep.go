@@ -17,9 +17,9 @@ import (
 //  2. among the members from the best-ranked source of the preferred
 //     sources (KeepPolicy.Sources, best first; every member when none of
 //     them is from one), the most complete text: the one that holds the
-//     most of the story — the 5-grams found in two members or more, so
-//     that text only one member has (promotion, a byline, other stories
-//     on the same page) counts for nothing — and any that holds at most
+//     most of the story — the 5-grams found in half the members or more
+//     (two at least), so that text one member or a few have (promotion, a
+//     byline, other stories on the same page) counts for nothing — and any that holds at most
 //     KeepLengthTolerancePercent points less counts as complete too; a
 //     member that holds the article it links to plus much more (holdsMore:
 //     a digest, a compilation, an expansion) is not counted, unless all of
@@ -81,7 +81,7 @@ func (p KeepPolicy) Describe() string {
 	} else {
 		b.WriteString("Otherwise (no preferred sources are configured) ")
 	}
-	fmt.Fprintf(&b, "of those, the most complete text is kept (the one holding the most of the story, the text found in two members or more; one holding at most %d%% less counts as complete too; "+
+	fmt.Fprintf(&b, "of those, the most complete text is kept (the one holding the most of the story, the text found in half the members or more, two at least; one holding at most %d%% less counts as complete too; "+
 		"a partial duplicate that holds the article it copies plus much more, such as a digest, does not count), "+
 		"and of several complete texts the earliest published.", KeepLengthTolerancePercent)
 	return b.String()
@@ -231,9 +231,12 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 }
 
 // storyHeld returns how many of the story's 5-grams each member holds, and
-// how many the story has: the story is the 5-grams found in two members or
-// more. The view cluster_kept counts the same.
+// how many the story has: the story is the 5-grams found in half the
+// members or more, and at least two — not a footer two reposts of one
+// portal share in a cluster of ten (docs/evaluation.md, 3c). The view
+// cluster_kept counts the same.
 func storyHeld(members []KeepCandidate) (map[int64]int, int) {
+	quorum := max(2, (len(members)+1)/2)
 	count := map[uint32]int{}
 	for _, m := range members {
 		for i, s := range m.Shingles {
@@ -244,14 +247,14 @@ func storyHeld(members []KeepCandidate) (map[int64]int, int) {
 	}
 	story := 0
 	for _, n := range count {
-		if n >= 2 {
+		if n >= quorum {
 			story++
 		}
 	}
 	held := make(map[int64]int, len(members))
 	for _, m := range members {
 		for i, s := range m.Shingles {
-			if (i == 0 || m.Shingles[i-1] != s) && count[s] >= 2 {
+			if (i == 0 || m.Shingles[i-1] != s) && count[s] >= quorum {
 				held[m.ID]++
 			}
 		}

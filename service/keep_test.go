@@ -1,6 +1,7 @@
 package service
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,15 @@ func TestKeep(t *testing.T) {
 		}
 		return KeepCandidate{ID: id, ClusterID: 1, Source: source, TextLength: len(sh), Shingles: sh,
 			PublishedAt: day.Add(time.Duration(minutes) * time.Minute)}
+	}
+	// withExtra adds the 5-grams [from, to) to c, in order.
+	withExtra := func(c KeepCandidate, from, to uint32) KeepCandidate {
+		for g := from; g < to; g++ {
+			c.Shingles = append(c.Shingles, g)
+		}
+		slices.Sort(c.Shingles)
+		c.TextLength = len(c.Shingles)
+		return c
 	}
 	kept := func(c KeepCandidate, decision int64) KeepCandidate {
 		c.Kept = &Decision{ID: decision, Action: ActionKeep, Editor: "王芳", DecidedAt: day}
@@ -68,6 +78,10 @@ func TestKeep(t *testing.T) {
 		{"a digest from the only preferred source is kept by source", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1)}, xinhua, 2, KeepBySource, "preferred source xinhua"},
 		{"when every member of the best source holds more, they count", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1), partial(m(3, "xinhua", 0, 2000, 1), 0.4, 1)},
 			xinhua, 3, KeepEarliest, "of the 2 members from preferred source xinhua"},
+		{"a footer two reposts of one portal share is no story in a cluster of six",
+			[]KeepCandidate{m(1, "xinhua", 0, 500, 0), m(2, "a", 0, 500, 60), m(3, "b", 0, 500, 70), m(4, "c", 0, 500, 80),
+				withExtra(m(5, "portal", 0, 500, 90), 10_000, 10_100), withExtra(m(6, "portal", 0, 480, 95), 10_000, 10_100)},
+			KeepPolicy{}, 1, KeepEarliest, "of 6 complete texts"},
 		{"no text shared: the earliest", []KeepCandidate{m(1, "sina", 0, 0, 5, 100), m(2, "qq", 0, 0, 0, 200)}, KeepPolicy{}, 2, KeepEarliest, "2 complete"},
 		{"an editor's choice beats the rule", []KeepCandidate{m(1, "xinhua", 0, 900, 0), kept(m(2, "sina", 0, 100, 5), 7)}, xinhua, 2, KeepByEditor, "kept by an editor, 王芳"},
 		{"the latest editor's choice wins", []KeepCandidate{kept(m(1, "xinhua", 0, 900, 0), 9), kept(m(2, "sina", 0, 100, 5), 7)}, xinhua, 1, KeepByEditor, "王芳"},
