@@ -158,6 +158,9 @@ func checkKept(ctx context.Context, c *client, articles []newsArticle, st *store
 			continue
 		}
 		what := "another article of the corpora"
+		if cl.Kept.ID == id {
+			what = "the source, the original being an article of the corpora published before it"
+		}
 		for _, m := range cl.Members {
 			if edit, ok := strings.CutPrefix(m.Source, "repost-"); ok && m.ID == cl.Kept.ID {
 				what = "a repost, " + edit
