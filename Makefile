@@ -84,18 +84,23 @@ run-ha: build
 # bench: fingerprint throughput (go test -bench, one core), then the index,
 # the full scan, pg_trgm and the HTTP API at 100k and 1M stored fingerprints
 # (add TIERS=100k,1m,5m for the 5M tier), /v1/check on real news at 1M
-# stored articles, the sentence lookup and ingest on real news, into
-# docs/benchmarks.md.
+# stored articles, the sentence lookup, ingest on real news, and corrections
+# and deletions of a much-copied article, into docs/benchmarks.md.
 # bench-news-check: /v1/check on real news (../shared/corpora) against
 # 1,000,000 stored articles alone (about 6 min), merged into docs/benchmarks.*.
+# bench-corrections: corrections and deletions of an article that 0, 100,
+# 1,000 and 10,000 copies link to, alone (about 10 min), merged likewise.
 TIERS ?= 100k,1m
-.PHONY: bench bench-news-check eval
+.PHONY: bench bench-news-check bench-corrections eval
 bench:
 	$(GO) test -run XXX -bench . -benchtime 3s -cpu 1 ./service/fingerprint/
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out ../docs
 
 bench-news-check:
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -only news-check -out ../docs
+
+bench-corrections:
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -only corrections -out ../docs
 
 # eval: detection quality on real news (../shared/corpora, or CORPORA=DIR),
 # end to end through the API, with the 围城 regression check and the sweep

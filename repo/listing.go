@@ -115,17 +115,23 @@ func (q queries) ListClusters(ctx context.Context, cq service.ClusterQuery) ([]s
 }
 
 // CountClusters counts the clusters the query's filters match, and their
-// members, from cluster_listing alone.
-func (q queries) CountClusters(ctx context.Context, cq service.ClusterQuery) (service.ClusterTotal, error) {
+// members, from cluster_listing alone; up to upTo + 1 rows when upTo > 0.
+func (q queries) CountClusters(ctx context.Context, cq service.ClusterQuery, upTo int) (service.ClusterTotal, error) {
 	var t service.ClusterTotal
 	if none, err := q.noStatus(ctx, cq); none || err != nil {
 		return t, interpretError(err, "count clusters")
 	}
 	where, args := clusterFilters(cq)
-	sql := `SELECT count(*), coalesce(sum(l.size), 0) FROM cluster_listing l`
+	rows := `SELECT l.size FROM cluster_listing l`
 	if len(where) > 0 {
-		sql += " WHERE " + strings.Join(where, " AND ")
+		rows += " WHERE " + strings.Join(where, " AND ")
 	}
-	err := q.db.QueryRow(ctx, sql, args...).Scan(&t.Clusters, &t.Articles)
+	if upTo > 0 {
+		rows += " LIMIT " + strconv.Itoa(upTo+1)
+	}
+	err := q.db.QueryRow(ctx, `SELECT count(*), coalesce(sum(size), 0) FROM (`+rows+`) l`, args...).Scan(&t.Clusters, &t.Articles)
+	if upTo > 0 && t.Clusters > upTo {
+		t = service.ClusterTotal{Clusters: upTo, More: true}
+	}
 	return t, interpretError(err, "count clusters")
 }

@@ -189,6 +189,18 @@ func TestListClustersOrders(t *testing.T) {
 	if err != nil || total != wantTotal {
 		t.Errorf("CountClusters = %+v, %v; want %+v", total, err, wantTotal)
 	}
+	// Counted up to a bound: the bound and More when more match, the exact
+	// count when not.
+	if wantTotal.Clusters < 2 {
+		t.Fatalf("the test needs two clusters of sina of size 3 or more, has %d", wantTotal.Clusters)
+	}
+	q := service.ClusterQuery{Limit: 1, SourcePrefix: "sina", MinSize: 3}
+	if got, err := svc.CountClustersUpTo(ctx, q, wantTotal.Clusters-1); err != nil || got != (service.ClusterTotal{Clusters: wantTotal.Clusters - 1, More: true}) {
+		t.Errorf("CountClustersUpTo(%d) = %+v, %v; want %d and more", wantTotal.Clusters-1, got, err, wantTotal.Clusters-1)
+	}
+	if got, err := svc.CountClustersUpTo(ctx, q, wantTotal.Clusters); err != nil || got != wantTotal {
+		t.Errorf("CountClustersUpTo(%d) = %+v, %v; want %+v", wantTotal.Clusters, got, err, wantTotal)
+	}
 	// A cursor of one order is refused in another.
 	page, err := svc.Clusters(ctx, service.ClusterQuery{Limit: 2, Sort: service.SortSize})
 	if err != nil {

@@ -55,17 +55,6 @@ func (q queries) ClusterMembers(ctx context.Context, clusterID int64, limit int)
 	return collectArticles(rows, err, "list cluster")
 }
 
-// Dependants returns the articles that link to article id, earliest
-// ingested first.
-func (q queries) Dependants(ctx context.Context, id int64) ([]service.Article, error) {
-	rows, err := q.db.Query(ctx, `
-		SELECT `+articleColumns+`
-		FROM articles
-		WHERE duplicate_of = $1
-		ORDER BY ingested_at, id`, id)
-	return collectArticles(rows, err, "list dependants")
-}
-
 func collectArticles(rows pgx.Rows, err error, doing string) ([]service.Article, error) {
 	if err != nil {
 		return nil, interpretError(err, doing)

@@ -55,13 +55,16 @@ func nullIf[T any](ok bool, v T) *T {
 }
 
 // insertArticleSQL stores a new row; replaceArticleSQL gives row $N (the
-// last parameter) new content, and a new ingested_at; refingerprintSQL
-// gives it a new fingerprint and verdict, keeping its ingested_at.
+// last parameter) new content, and a new ingested_at; correctArticleSQL
+// gives it new content keeping its ingested_at; refingerprintSQL gives it a
+// new fingerprint and verdict, keeping its ingested_at.
 var (
 	refingerprintSQL = fmt.Sprintf(`UPDATE articles SET (%s) = (%s) WHERE id = $%d RETURNING cluster_id`,
 		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)), len(articleWriteColumns)+1)
 	insertArticleSQL = fmt.Sprintf(`INSERT INTO articles (%s) VALUES (%s) RETURNING id, ingested_at, cluster_id`,
 		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)))
+	correctArticleSQL = fmt.Sprintf(`UPDATE articles SET (%s) = (%s) WHERE id = $%d RETURNING ingested_at, cluster_id`,
+		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)), len(articleWriteColumns)+1)
 	replaceArticleSQL = fmt.Sprintf(`UPDATE articles SET (%s, ingested_at) = (%s, clock_timestamp()) WHERE id = $%d RETURNING ingested_at, cluster_id`,
 		strings.Join(articleWriteColumns, ", "), placeholders(1, len(articleWriteColumns)), len(articleWriteColumns)+1)
 )
@@ -115,7 +118,7 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 
 // candidateColumns are the columns of a service.Candidate, in
 // scanCandidate's order: what nearCandidatesSQL returns.
-const candidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, shingles, cluster_id`
+const candidateColumns = `id, external_id, source, title, published_at, simhash, words, content_hash, shingles, cluster_id, ingested_at`
 
 // scanCandidate reads a candidate's columns, after the destinations in
 // before (a query's number, say) when the row starts with them.
@@ -127,7 +130,7 @@ func scanCandidate(row pgx.Row, before ...any) (service.Candidate, error) {
 		hash     []byte
 		shingles []int32
 	)
-	err := row.Scan(append(before, &c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &shingles, &c.ClusterID)...)
+	err := row.Scan(append(before, &c.ID, &c.ExternalID, &c.Source, &c.Title, &c.PublishedAt, &simhash, &words, &hash, &shingles, &c.ClusterID, &c.IngestedAt)...)
 	if err != nil {
 		return c, err
 	}

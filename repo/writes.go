@@ -83,6 +83,17 @@ func (t *storeTx) Replace(ctx context.Context, a *service.Article, body string) 
 	return t.writeSentences(ctx, a.ID, a.Sentences, true)
 }
 
+// Correct stores new content, fingerprint, sentences and verdict for
+// article a.ID, keeping the time it was ingested, and sets a.IngestedAt and
+// a.ClusterID.
+func (t *storeTx) Correct(ctx context.Context, a *service.Article, body string) error {
+	args := append(articleValues(a, body), a.ID)
+	if err := t.db.QueryRow(ctx, correctArticleSQL, args...).Scan(&a.IngestedAt, &a.ClusterID); err != nil {
+		return interpretError(err, "correct article")
+	}
+	return t.writeSentences(ctx, a.ID, a.Sentences, true)
+}
+
 // Refingerprint stores article a.ID's new fingerprint, sentences and
 // verdict, keeping the time it was ingested, and sets a.ClusterID.
 func (t *storeTx) Refingerprint(ctx context.Context, a *service.Article, body string) error {
@@ -120,6 +131,98 @@ func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
 		err = pgx.ErrNoRows
 	}
 	return interpretError(err, "relink article")
+}
+
+// RelinkMany sets the verdicts of stored articles and moves them to their
+// clusters in two statements however many. The first writes each verdict
+// with the head the caller knows (l.ClusterID), or for now, when it does
+// not, the one stored or the article linked to, as the table's check wants
+// one; it tells which moved to another cluster with articles linking to
+// them (as they were: the statement reads the rows before it; found once
+// for all, as a correlated probe for each row was planned as a scan of the
+// table when its statistics say that every row links to one article, as
+// those of a much-copied story's cluster do). The second,
+// only when there are such or unknown heads, gives the others theirs,
+// walking up from each to its head, and moves the articles whose links lead
+// through one that moved, walking down its subtree.
+func (t *storeTx) RelinkMany(ctx context.Context, ls []service.Link) error {
+	if len(ls) == 0 {
+		return nil
+	}
+	n := len(ls)
+	ids, links, clusters := make([]int64, n), make([]int64, n), make([]int64, n)
+	statuses := make([]string, n)
+	distances := make([]int16, n)
+	ratios, overlaps, this, that := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+	for i, l := range ls {
+		ids[i], links[i], clusters[i], statuses[i] = l.ID, l.DuplicateOf, l.ClusterID, string(l.Status)
+		distances[i], ratios[i], overlaps[i] = int16(l.Distance), float32(l.WordRatio), float32(l.Overlap)
+		this[i], that[i] = float32(l.Coverage.This), float32(l.Coverage.That)
+	}
+	rows, err := t.db.Query(ctx, `
+		WITH parents AS (SELECT DISTINCT duplicate_of AS id FROM articles WHERE duplicate_of = ANY($1::int8[]))
+		UPDATE articles AS a SET
+			status        = n.status,
+			duplicate_of  = nullif(n.link, 0),
+			distance      = CASE WHEN n.link <> 0 THEN n.distance END,
+			word_ratio    = CASE WHEN n.link <> 0 THEN n.word_ratio END,
+			overlap       = CASE WHEN n.link <> 0 THEN n.overlap END,
+			coverage_this = CASE WHEN n.status = 'partial_duplicate' THEN n.coverage_this END,
+			coverage_that = CASE WHEN n.status = 'partial_duplicate' THEN n.coverage_that END,
+			cluster_head  = CASE WHEN n.link = 0 THEN NULL
+			                     WHEN n.cluster <> 0 THEN n.cluster
+			                     ELSE coalesce(o.cluster_head, n.link) END
+		FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[], $5::int2[], $6::real[], $7::real[], $8::real[], $9::real[])
+		     AS n(id, status, link, cluster, distance, word_ratio, overlap, coverage_this, coverage_that)
+		JOIN articles o ON o.id = n.id
+		WHERE a.id = n.id
+		RETURNING a.id, a.cluster_id, n.link <> 0 AND n.cluster = 0,
+		          o.cluster_id <> a.cluster_id AND a.id IN (SELECT id FROM parents)`,
+		ids, statuses, links, clusters, distances, ratios, overlaps, this, that)
+	if err != nil {
+		return interpretError(err, "relink articles")
+	}
+	var (
+		id, cluster     int64
+		unknown, moved  bool // moved: to another cluster, with articles linking to it
+		found           int
+		walkUp          []int64
+		movers, movedTo []int64
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &cluster, &unknown, &moved}, func() error {
+		found++
+		switch {
+		case unknown:
+			walkUp = append(walkUp, id)
+		case moved:
+			movers, movedTo = append(movers, id), append(movedTo, cluster)
+		}
+		return nil
+	})
+	if err == nil && found < n {
+		err = pgx.ErrNoRows
+	}
+	if err != nil || len(walkUp)+len(movers) == 0 {
+		return interpretError(err, "relink articles")
+	}
+	_, err = t.db.Exec(ctx, `
+		WITH RECURSIVE up(id, at) AS (
+			SELECT id, id FROM unnest($1::int8[]) AS id
+			UNION ALL
+			SELECT up.id, a.duplicate_of FROM up JOIN articles a ON a.id = up.at WHERE a.duplicate_of IS NOT NULL
+		), moved(id, head) AS (
+			SELECT up.id, up.at FROM up JOIN articles h ON h.id = up.at WHERE h.duplicate_of IS NULL
+			UNION ALL
+			SELECT * FROM unnest($2::int8[], $3::int8[])
+		), down(id, head) AS (
+			SELECT id, head FROM moved
+			UNION
+			SELECT a.id, down.head FROM down JOIN articles a ON a.duplicate_of = down.id
+		)
+		UPDATE articles AS a SET cluster_head = nullif(d.head, a.id)
+		FROM (SELECT DISTINCT id, head FROM down) d
+		WHERE a.id = d.id AND a.cluster_head IS DISTINCT FROM nullif(d.head, a.id)`, walkUp, movers, movedTo)
+	return interpretError(err, "move relinked articles")
 }
 
 // Delete removes an article; KindNotFound if it is gone.

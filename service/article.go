@@ -201,4 +201,5 @@ type Candidate struct {
 	ContentHash [sha256.Size]byte
 	Shingles    fingerprint.ShingleSet
 	ClusterID   int64
+	IngestedAt  time.Time // zero for an article of the group being stored
 }

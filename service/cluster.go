@@ -13,14 +13,15 @@ import (
 // the cluster its id. A new article joins the cluster of the article it
 // links to; two clusters never merge.
 //
-// Every link is a real match, at every moment: when an article leaves
-// (deleted, or replaced by new content under its key), each article that
-// links to it is judged again against the articles ingested before it, and
-// links to its best match there — moving, with the articles that link to
-// it, to that match's cluster — or heads a cluster of its own. And an article
-// is judged against what the article it links to holds when it commits:
-// lockMatch checks, under the cluster's lock, that the match still holds the
-// fingerprint it was judged against.
+// Every link is a real match, at every moment: when an article changes or
+// leaves (deleted, or new content under its key), the articles that link to
+// it are measured again, together (dependants.go): against its new content
+// when that corrects the old (correct.go), else against each other and the
+// articles ingested before them, each linking to a real match — moving, with
+// the articles that link to it, to that match's cluster — or heading a
+// cluster of its own. And an article is judged against what the article it
+// links to holds when it commits: lockMatch checks, under the cluster's
+// lock, that the match still holds the fingerprint it was judged against.
 
 // clusterLocks are the cluster locks a transaction holds. A transaction
 // waits only for a cluster lock above every one it holds and merely tries
@@ -109,42 +110,34 @@ func link(id int64, d decision) Link {
 	}
 }
 
-// leave prepares article x, read under its cluster's lock, to leave: each
-// article that links to it, earliest ingested first, is judged again
-// against the articles ingested before it (x left out) and relinked.
-// Judging them in order lets a later one link to an earlier one relinked
-// just before.
-func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Article) error {
-	dependants, err := tx.Dependants(ctx, x.ID)
-	if err != nil {
-		return err
-	}
-	for _, d := range dependants {
-		if err := s.relink(ctx, tx, locks, d, x.ID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // relink judges stored article d again against the articles ingested before
 // it, with the service's default options (a request's own options are not
 // stored), leaving out article exclude, and stores the new link: to its best
 // match, moving the articles that link to d along, or none, d heading a
 // cluster of its own.
 func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) error {
-	fp, err := storedFingerprint(ctx, tx, d)
+	l, err := s.rejudge(ctx, tx, locks, d, exclude)
 	if err != nil {
 		return err
+	}
+	return tx.Relink(ctx, l)
+}
+
+// rejudge is relink's judgement: the link stored article d gets, its match
+// locked and checked.
+func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) (Link, error) {
+	fp, err := storedFingerprint(ctx, tx, d)
+	if err != nil {
+		return Link{}, err
 	}
 	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt, self: d.ID}, s.defaults)
 	if err != nil {
-		return err
+		return Link{}, err
 	}
 	if dec.best != nil {
 		if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
-			return err
+			return Link{}, err
 		}
 	}
-	return tx.Relink(ctx, link(d.ID, dec))
+	return link(d.ID, dec), nil
 }

@@ -65,8 +65,9 @@ func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fin
 //     which judge confirms), so that a near or partial duplicate arriving
 //     at the same instant waits for this one (or this one for it);
 //  3. if the key holds the same content, answer its stored verdict; if it
-//     holds other content, that content leaves: the articles linking to it
-//     are judged again;
+//     holds a text the new content corrects, correct it in its place
+//     (correct.go); if another story, that content leaves: the articles
+//     linking to it are measured again (dependants.go);
 //  4. judge the article against the stored ones;
 //  5. lock the cluster of its best match and check the match still holds
 //     what it was judged against;
@@ -92,6 +93,9 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 		if existing.ContentHash == fp.ContentHash && existing.FingerprintVersion == fp.Version {
 			return s.storedVerdict(ctx, tx, existing, opts)
+		}
+		if v, ok, err := s.correct(ctx, tx, &locks, existing, in, fp, opts, unlocked); err != nil || ok {
+			return v, err
 		}
 		if err := s.leave(ctx, tx, &locks, existing); err != nil {
 			return Verdict{}, err

@@ -89,6 +89,10 @@ type Reader interface {
 	// ArticleText returns the indexed sentences of article id and the plain
 	// text they point into, or KindNotFound.
 	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
+	// ArticleTexts returns, for each of articles ids that exists, its
+	// indexed sentences and, when plain, the plain text they point into,
+	// as ArticleText does for one, in one statement each.
+	ArticleTexts(ctx context.Context, ids []int64, plain bool) (map[int64]StoredText, error)
 	// Body returns the body of article id as it was sent, or KindNotFound.
 	Body(ctx context.Context, id int64) (string, error)
 	// Upgrade lists up to q.Limit articles after q.After (by ingested_at,
@@ -102,6 +106,9 @@ type Reader interface {
 	// Separated returns the ids of the articles an editor separated from
 	// article id: never linked to it again.
 	Separated(ctx context.Context, id int64) ([]int64, error)
+	// SeparatedPairs returns the pairs an editor separated that hold one
+	// of articles ids.
+	SeparatedPairs(ctx context.Context, ids []int64) ([][2]int64, error)
 }
 
 // Tx is a Store's transaction.
@@ -132,6 +139,12 @@ type Tx interface {
 	// a.ClusterID; KindNotFound if it is gone. No article may link to a.ID
 	// any more.
 	Replace(ctx context.Context, a *Article, body string) error
+	// Correct stores new content, fingerprint, sentences and verdict for
+	// the existing article a.ID, as Replace does, but keeps the time it was
+	// ingested, its place before the articles ingested after it; it sets
+	// a.IngestedAt and a.ClusterID. KindNotFound if it is gone. The
+	// articles that link to a.ID keep their links.
+	Correct(ctx context.Context, a *Article, body string) error
 	// Refingerprint stores article a.ID's new fingerprint, sentences and
 	// verdict, with its body as it is, the time it was ingested unchanged,
 	// and sets a.ClusterID.
@@ -140,6 +153,14 @@ type Tx interface {
 	// that links to it directly or through others, to cluster l.ClusterID
 	// (its own when 0).
 	Relink(ctx context.Context, l Link) error
+	// RelinkMany sets the verdicts of stored articles, as Relink sets one,
+	// in a bounded number of statements however many: each moves to
+	// cluster l.ClusterID (its own when it links to none), or when it
+	// links to an article and l.ClusterID is 0, to the cluster its links
+	// lead to once all are set; and with each whose cluster changed, every
+	// article that links to it directly or through others. KindNotFound if
+	// one is gone.
+	RelinkMany(ctx context.Context, ls []Link) error
 	// Delete removes an article; KindNotFound if it is gone.
 	Delete(ctx context.Context, id int64) error
 }
@@ -218,6 +239,13 @@ type SentenceMatch struct {
 	Source, Title string
 	ClusterID     int64
 	Status        Status
+}
+
+// StoredText is a stored article's indexed sentences and the plain text
+// they point into (empty when not asked for).
+type StoredText struct {
+	Sentences []fingerprint.Sentence
+	Plain     string
 }
 
 // Link is the verdict of a stored article: the article it links to and the

@@ -98,6 +98,12 @@ func TestCursorsOfThePage(t *testing.T) {
 	}
 	b := s.browser(t)
 	wantStatus(t, "sign in", b.signIn("王芳", "k1"), http.StatusSeeOther)
+	// The totals, counted (a page of one) or read off the one page.
+	for _, p := range []string{"/ui/?limit=1", "/ui/"} {
+		if body := b.get(p).body; !strings.Contains(body, "2 clusters match, 4 articles.") {
+			t.Errorf("%s does not say 2 clusters match, 4 articles.: %s", p, regexp.MustCompile(`<p class="totals">[^<]*`).FindString(body))
+		}
+	}
 	first := b.get("/ui/?limit=1")
 	m := regexp.MustCompile(`href="([^"]+)" rel="next"`).FindStringSubmatch(first.body)
 	if m == nil {

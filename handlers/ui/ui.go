@@ -15,6 +15,7 @@ package ui
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -64,6 +65,7 @@ type page struct {
 	views   *views
 	locales []*locale
 	zone    *time.Location
+	glance  glanceCache
 }
 
 // maxFormBytes bounds the body of the page's forms.
@@ -335,8 +337,14 @@ func (p *page) clusters(c echo.Context) error {
 	if err == nil {
 		page, err = p.svc.Clusters(ctx, q)
 	}
-	if err == nil {
-		v.Total, err = p.svc.CountClusters(ctx, q)
+	switch {
+	case err == nil && q.After == nil && page.Next == nil: // all of them on this page: no need to count
+		v.Total.Clusters = len(page.Clusters)
+		for _, r := range page.Clusters {
+			v.Total.Articles += r.Size
+		}
+	case err == nil:
+		v.Total, err = p.svc.CountClustersUpTo(ctx, q, countUpTo)
 	}
 	if errors.Is(err, service.ErrInvalid) {
 		v.Error, v.ErrorField = l.errorText(err, http.StatusUnprocessableEntity), fieldOf(err)
@@ -346,7 +354,9 @@ func (p *page) clusters(c echo.Context) error {
 		return err
 	}
 	if q.After == nil {
-		o, err := p.svc.Overview(ctx, p.zone, service.DefaultOverviewDays)
+		o, err := p.glance.get(ctx, func(ctx context.Context) (service.Overview, error) {
+			return p.svc.Overview(ctx, p.zone, service.DefaultOverviewDays)
+		})
 		if err != nil {
 			return err
 		}

@@ -61,6 +61,10 @@ type config struct {
 	newsCheckQueries       int // held-out articles, and reposts of stored ones: the check requests of each kind
 	newsCheckIngestClients int // clients of the real news' batch ingest (batches of batchSize)
 	newsCheckReps          int // each run of checks this many times, in turn
+
+	// The corrections section (corrections.go).
+	correctionDependants []int // the numbers of copies linking to the original; empty skips the section
+	correctionReps       int
 }
 
 // onlyNewsIngest is the -only value that runs the real-news ingest section
@@ -110,6 +114,9 @@ func defaultConfig() config {
 		newsCheckQueries:       1_000,
 		newsCheckIngestClients: 2,
 		newsCheckReps:          3,
+
+		correctionDependants: []int{0, 100, 1_000, 10_000},
+		correctionReps:       11,
 	}
 }
 
@@ -128,7 +135,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.corpora, "corpora", "", "the folder of the real corpora (default: ../shared/corpora from the repository's root, or from its main checkout's for a worktree); without them the real-news section ingests 围城 articles and says so")
 	fs.IntVar(&cfg.newsArticles, "news-articles", cfg.newsArticles, "the real-news section ingests the first this many Sina articles")
 	fs.IntVar(&cfg.newsReps, "news-reps", cfg.newsReps, "how many times the real-news section repeats each measurement")
-	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest), "+onlySentenceLookup+" (the sentence lookup) or "+onlyNewsCheck+" (/v1/check on real news); merged into -out's benchmarks.json when there is one, and printed")
+	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest), "+onlySentenceLookup+" (the sentence lookup), "+onlyNewsCheck+" (/v1/check on real news) or "+onlyCorrections+" (corrections and deletions of a much-copied article); merged into -out's benchmarks.json when there is one, and printed")
 	fs.IntVar(&cfg.sentenceRows, "sentence-rows", cfg.sentenceRows, "the sentence-lookup section's sentence index holds this many rows (0 skips the section)")
 	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")
 	fs.IntVar(&cfg.sentenceQueries, "sentence-queries", cfg.sentenceQueries, "articles whose sentences the sentence-lookup section looks up")
@@ -136,6 +143,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.newsCheckRows, "news-check-rows", cfg.newsCheckRows, "the /v1/check-on-real-news section's database holds this many rows: the real news, the rest random fingerprints (0 skips the section)")
 	pool := fs.Int("pool", int(cfg.poolSize), "the in-process service's repo pool, in connections (dedupd's DEDUP_DB_MAX_CONNS)")
 	fs.IntVar(&cfg.newsCheckArticles, "news-check-articles", cfg.newsCheckArticles, "the /v1/check-on-real-news section stores at most this many real articles, drawn at random (0: every Sina and CCTV article but the held-out ones; a smaller number makes a quicker trial run)")
+	dependants := fs.String("corrections-dependants", joinInts(cfg.correctionDependants), "the corrections section measures an original with this many copies linking to it, comma-separated (0 is the ratios' base; empty skips the section)")
+	fs.IntVar(&cfg.correctionReps, "corrections-reps", cfg.correctionReps, "how many times the corrections section repeats each operation at each size, in turn")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -149,9 +158,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.rerender != "" {
 		return cfg, nil
 	}
+	var err error
+	if cfg.correctionDependants, err = parseDependants(*dependants); err != nil {
+		return cfg, err
+	}
 	switch {
-	case cfg.only != "" && cfg.only != onlyNewsIngest && cfg.only != onlySentenceLookup && cfg.only != onlyNewsCheck:
-		return cfg, fmt.Errorf("-only: %q is not a section; the ones there are: %s, %s, %s", cfg.only, onlyNewsIngest, onlySentenceLookup, onlyNewsCheck)
+	case cfg.only != "" && cfg.only != onlyNewsIngest && cfg.only != onlySentenceLookup && cfg.only != onlyNewsCheck && cfg.only != onlyCorrections:
+		return cfg, fmt.Errorf("-only: %q is not a section; the ones there are: %s, %s, %s, %s", cfg.only, onlyNewsIngest, onlySentenceLookup, onlyNewsCheck, onlyCorrections)
+	case cfg.correctionReps < 1:
+		return cfg, errors.New("-corrections-reps must be 1 or more")
+	case cfg.only == onlyCorrections && len(cfg.correctionDependants) == 0:
+		return cfg, errors.New("-only " + onlyCorrections + " with -corrections-dependants empty measures nothing")
 	case cfg.sentenceRows < 0 || cfg.sentenceArticles < 1 || cfg.sentenceQueries < 1:
 		return cfg, errors.New("-sentence-rows must be 0 or more, -sentence-articles and -sentence-queries 1 or more")
 	case cfg.only == onlySentenceLookup && cfg.sentenceRows == 0:
@@ -170,7 +187,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		cfg.corpora = newscorpus.DefaultDir(wd)
 	}
-	var err error
 	if cfg.tiers, err = parseTiers(*tiers); err != nil {
 		return cfg, err
 	}
@@ -229,4 +245,31 @@ func tierFor(tiers []int, want int) int {
 		}
 	}
 	return best
+}
+
+// parseDependants reads "0,100,1000" into ascending numbers of dependants;
+// an empty list skips the section.
+func parseDependants(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("-corrections-dependants: %q is not a number of articles", f)
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// joinInts is ns comma-separated.
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
 }

@@ -50,6 +50,8 @@ func TestTinyRun(t *testing.T) {
 	cfg.sentenceArticles = 30
 	cfg.sentenceQueries = 8
 	cfg.newsCheckRows = 3_000 // without the corpora the section says so and measures nothing (news_check_test.go measures it)
+	cfg.correctionDependants = []int{0, 5}
+	cfg.correctionReps = 1
 	cfg.out = t.TempDir()
 	cfg.command = "go test ./cmd/dedupbench"
 	cfg.progress = testWriter{t}
@@ -146,12 +148,15 @@ func TestTinyRun(t *testing.T) {
 	if s := res.SentenceLookup; s == nil || s.Loaded != cfg.sentenceRows || s.Queries != cfg.sentenceQueries {
 		t.Errorf("sentence-lookup section = %+v, want %d rows and %d queries", s, cfg.sentenceRows, cfg.sentenceQueries)
 	}
+	if c := res.Corrections; c == nil || len(c.Runs) != 2*len(correctionOps) || c.run(opDelete, 5) == nil || c.run(opDelete, 5).MS.N != 1 {
+		t.Errorf("corrections section = %+v, want each operation at 0 and 5 dependants, once", c)
+	}
 
 	md, err := os.ReadFile(filepath.Join(cfg.out, reportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle, "## " + newsCheckSectionTitle, "## " + sentenceSectionTitle} {
+	for _, want := range []string{"# Benchmarks", "## Goals", plotFile, "## Column type", "/v1/check", "2,000 rows", "## " + newsSectionTitle, "## " + newsCheckSectionTitle, "## " + sentenceSectionTitle, "## " + correctionsSectionTitle} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("%s does not mention %q", reportFile, want)
 		}

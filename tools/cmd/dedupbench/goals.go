@@ -125,5 +125,6 @@ func judgeGoals(r *Results) []Goal {
 		Status:   status(r.Fingerprint.MBPerSec >= goalFingerprintMB),
 	})
 	goals = append(goals, newsGoals(r.NewsIngest)...)
-	return append(goals, sentenceGoals(r.SentenceLookup)...)
+	goals = append(goals, sentenceGoals(r.SentenceLookup)...)
+	return append(goals, correctionGoals(r.Corrections)...)
 }

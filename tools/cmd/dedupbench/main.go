@@ -17,7 +17,8 @@
 //
 //	DATABASE_URL=postgres://… go run ./tools/cmd/dedupbench [-tiers 100k,1m[,5m]] [-queries 500] [-keep] [-out docs]
 //	    [-corpora DIR] [-news-articles 4000] [-news-reps 3] [-news-check-rows 1000000]
-//	    [-news-check-articles 0] [-only news-ingest|sentence-lookup|news-check] [-pool 16]
+//	    [-news-check-articles 0] [-only news-ingest|sentence-lookup|news-check|corrections] [-pool 16]
+//	    [-corrections-dependants 0,100,1000,10000] [-corrections-reps 11]
 //
 // DATABASE_URL names a server where the role may CREATE DATABASE: each tier
 // gets a database bench_<tier> of its own, dropped at the end unless -keep.
@@ -52,6 +53,13 @@
 //
 // -news-check-articles N stores only N of the news articles, for a
 // quicker trial (its goals are then not judged).
+//
+// The section "Corrections and deletions" (issue 32) times a new headline,
+// a correction line, another story and a deletion of an original that
+// -corrections-dependants copies link to (0, 100, 1,000 and 10,000),
+// -corrections-reps times each (about ten minutes); to run it alone:
+//
+//	cd tools && DATABASE_URL=… go run ./cmd/dedupbench -only corrections [-out ../docs]
 package main
 
 import (

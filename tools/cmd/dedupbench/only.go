@@ -65,6 +65,20 @@ func runNewsCheckOnly(ctx context.Context, cfg *config, stdout io.Writer) (err e
 	})
 }
 
+// runCorrectionsOnly is -only corrections: the corrections section alone,
+// printed and merged as runNewsOnly's.
+func runCorrectionsOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error) {
+	return runOnly(ctx, cfg, stdout, func(dict *fingerprint.Dictionary, made *[]string) (string, func(*Results), error) {
+		c, err := benchCorrections(ctx, cfg, dict, corpus.LoadNovel, made)
+		if err != nil {
+			return "", nil, fmt.Errorf("corrections: %w", err)
+		}
+		var b strings.Builder
+		writeCorrections(&b, c, true)
+		return b.String(), func(r *Results) { r.Corrections = c }, nil
+	})
+}
+
 // runOnly runs one section alone: measure returns its Markdown and how to
 // put it into a run's results. It prints the Markdown to stdout and, when
 // -out holds a benchmarks.json, puts the section into it (judging the goals

@@ -44,6 +44,7 @@ func renderReport(r *Results) string {
 	writeNewsIngest(&b, r.NewsIngest, false)
 	writeNewsCheck(&b, r.NewsCheck, false)
 	writeSentenceLookup(&b, r.SentenceLookup, false)
+	writeCorrections(&b, r.Corrections, false)
 	writeRun(&b, r)
 	return b.String()
 }

@@ -20,11 +20,14 @@ type Results struct {
 	NewsCheck *NewsCheckResult `json:"news_check,omitempty"`
 	// SentenceLookup is nil when the run skipped it (-sentence-rows 0).
 	SentenceLookup *SentenceLookupResult `json:"sentence_lookup,omitempty"`
-	Fingerprint    FingerprintResult     `json:"fingerprint"`
-	Goals          []Goal                `json:"goals"`
-	Phases         []Phase               `json:"phases"`
-	Load           []LoadSample          `json:"load"`
-	TotalSeconds   float64               `json:"total_seconds"`
+	// Corrections is nil when the run skipped it (-corrections-dependants
+	// empty).
+	Corrections  *CorrectionsResult `json:"corrections,omitempty"`
+	Fingerprint  FingerprintResult  `json:"fingerprint"`
+	Goals        []Goal             `json:"goals"`
+	Phases       []Phase            `json:"phases"`
+	Load         []LoadSample       `json:"load"`
+	TotalSeconds float64            `json:"total_seconds"`
 }
 
 // RunSettings are the sizes the run used.

@@ -39,6 +39,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	case onlyNewsCheck:
 		cfg.progress = os.Stderr
 		return runNewsCheckOnly(ctx, &cfg, stdout)
+	case onlyCorrections:
+		cfg.progress = os.Stderr
+		return runCorrectionsOnly(ctx, &cfg, stdout)
 	}
 	res, err := bench(ctx, &cfg)
 	if err != nil {
@@ -253,6 +256,13 @@ func bench(ctx context.Context, cfg *config) (_ *Results, err error) {
 		ph.begin("sentence lookup at " + tierLabel(cfg.sentenceRows) + " sentences")
 		if res.SentenceLookup, err = benchSentenceLookup(ctx, cfg, dict, loaded, &made); err != nil {
 			return nil, fmt.Errorf("sentence lookup: %w", err)
+		}
+	}
+
+	if len(cfg.correctionDependants) > 0 {
+		ph.begin("corrections and deletions")
+		if res.Corrections, err = benchCorrections(ctx, cfg, dict, loaded, &made); err != nil {
+			return nil, fmt.Errorf("corrections: %w", err)
 		}
 	}
 

@@ -172,6 +172,19 @@ type results struct {
 	articles, clusters int64
 	timings            []timing
 	when               time.Time
+	// loadBefore and loadAfter are the machine's load average (1 minute)
+	// as the timing began and ended: the machine may be shared.
+	loadBefore, loadAfter string
+}
+
+// loadAverage is the machine's load average over the last minute, or "?"
+// where /proc/loadavg is not.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // client is an editor's browser: a cookie jar, no redirects followed.
@@ -415,7 +428,8 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		{"API GET /v1/overview", []string{"/v1/overview"}},
 		{"API GET /v1/sources?prefix=sina", []string{"/v1/sources?prefix=sina"}},
 	}
-	res := &results{when: time.Now()}
+	res := &results{when: time.Now(), loadBefore: loadAverage()}
+	defer func() { res.loadAfter = loadAverage() }()
 	for _, k := range kinds {
 		for _, u := range k.urls { // warm up, and check the page is what it should be
 			status, body, err := c.get(u)
@@ -475,6 +489,7 @@ func (r *results) markdown(cfg config) string {
 	fmt.Fprintf(&b, "Measured %s on %d CPUs (%s/%s) with `%s`: %s articles stored, %s clusters of two or more; "+
 		"%d requests of each kind after one that warms the caches, timed at the client (in-process HTTP: the whole server, page rendering included).\n\n",
 		r.when.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, cfg.command, thousands(r.articles), thousands(r.clusters), cfg.requests)
+	fmt.Fprintf(&b, "The machine's load average (1 minute) was %s as the timing began and %s as it ended: on a shared machine, figures move with it.\n\n", r.loadBefore, r.loadAfter)
 	b.WriteString("A search that leads straight to a cluster is timed with the cluster's page it leads to (its 303, then the page): " +
 		"the column \"to a cluster\" says how many of a kind's requests did.\n\n")
 	b.WriteString("| page | p50 ms | p95 ms | max ms | to a cluster |\n| --- | ---: | ---: | ---: | ---: |\n")
