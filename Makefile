@@ -19,7 +19,7 @@ with_db = if [[ -z "$${DATABASE_URL:-}" ]]; then DATABASE_URL="$$($(TOOLS) $(GO)
 # make test runs them under the race detector.
 RACE_PKGS := ./service/... ./repo/... ./handlers/... ./cmd/...
 
-.PHONY: test run build lint db-start db-stop db-url
+.PHONY: test run build lint schema db-start db-stop db-url
 
 # test: the whole suite of both modules against real PostgreSQL; a missing
 # database fails it.
@@ -47,6 +47,14 @@ lint:
 	$(TOOLS) $(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(TOOLS) $(GO) run $(STATICCHECK) ./...
+
+# schema: write migrations/schema.sql, today's schema in one file: the
+# migrations applied to a fresh database, dumped with pg_dump --schema-only
+# (PostgreSQL 15's) and normalised. make test fails (TestSchema) while the
+# file differs from what the migrations make: after a new migration, run
+# this and commit the file.
+schema:
+	@$(with_db) $(GO) test -count=1 -v -run '^TestSchema$$' ./migrations/ -args -update | grep -E 'wrote|^(---|ok|FAIL)'
 
 # db-start: start (or reuse) the local cluster and print its URL.
 db-start:

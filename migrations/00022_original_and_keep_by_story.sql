@@ -3,7 +3,7 @@
 -- more, two at least —
 -- not the longest: a repost padded with promotion text, or a page that
 -- strings several stories together, no longer wins by length
--- (service/keep.go). Its columns stay; the rule 'length' keeps its name.
+-- (service/rules_keep.go). Its columns stay; the rule 'length' keeps its name.
 --
 -- cluster_original (issue 36): each cluster's original (首发), the member
 -- the others derive from: the earliest published, then the lowest id; a

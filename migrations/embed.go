@@ -5,7 +5,8 @@ package migrations
 
 import "embed"
 
-// FS holds every migration, named NNNNN_what.sql.
+// FS holds every migration, named NNNNN_what.sql (not schema.sql, the
+// schema they make, which is generated for readers: make schema).
 //
-//go:embed *.sql
+//go:embed [0-9]*.sql
 var FS embed.FS

@@ -8,5 +8,7 @@
 // (service/fingerprint/masks.go), with one B-tree each. The candidate query
 // asks for a match in at least one family-A column and at least one family-B
 // column, which PostgreSQL answers with a BitmapAnd of two BitmapOrs, then
-// verifies bit_count(simhash # query) in the same statement.
+// verifies bit_count(simhash # query) in the same statement. A sentence's
+// eight block values are instead the keys of one GIN index over its
+// simhash (sentences.go).
 package repo

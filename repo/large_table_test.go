@@ -329,6 +329,7 @@ func literal(t *testing.T, a any) string {
 type planNode struct {
 	NodeType  string     `json:"Node Type"`
 	IndexName string     `json:"Index Name"`
+	IndexCond string     `json:"Index Cond"`
 	Plans     []planNode `json:"Plans"`
 }
 

@@ -39,10 +39,10 @@ func (q queries) CountDuplicates(ctx context.Context, bounds []time.Time) ([]ser
 
 // CountPublished counts the articles published from from to to, and the
 // clusters of two or more whose head was, by their publication times'
-// indexes.
+// indexes (the articles' in article_search: see migration 00021).
 func (q queries) CountPublished(ctx context.Context, from, to time.Time) (articles, clusters int, err error) {
 	err = q.db.QueryRow(ctx, `
-		SELECT (SELECT count(*) FROM articles WHERE published_at >= $1 AND published_at < $2),
+		SELECT (SELECT count(*) FROM article_search WHERE published_at >= $1 AND published_at < $2),
 		       (SELECT count(*) FROM cluster_listing WHERE published_at >= $1 AND published_at < $2)`, from, to).
 		Scan(&articles, &clusters)
 	return articles, clusters, interpretError(err, "count published")

@@ -74,16 +74,12 @@ const exactMatchesSQL = `
 
 // exactMatchSQL is exactMatchesSQL for one content hash, as a check or a
 // single ingest asks, its value a scalar, for the reason nearCandidateSQL
-// gives: PostgreSQL cannot price unnest($1) without its value, so it
-// planned exactMatchesSQL at every run (40 checks on one connection: 40
-// plans), and keeps this one's generic plan after five runs
-// (TestOneArticleSearchesGetAGenericPlan). Measured on dedupbench's
-// database of 1,000,000 articles, one connection, the copies of 500 stored
-// texts asked seven times in each form, in turn: a round trip of 133 µs at
-// the median (p25–p75 109–174) against 319 µs (241–400). Unlike its
-// other reads of the articles table, a writer sends it prepared too: its
-// generic plan reads the content-hash index even when made for an empty
-// table (TestYoungTableKeepsUsingTheIndex).
+// gives: PostgreSQL plans exactMatchesSQL at every run, and keeps this
+// one's generic plan after five runs (TestOneArticleSearchesGetAGenericPlan;
+// measured: docs/design-notes.md). Unlike its other reads of the articles
+// table, a writer sends it prepared too: its generic plan reads the
+// content-hash index even when made for an empty table
+// (TestYoungTableKeepsUsingTheIndex).
 const exactMatchSQL = `
 	SELECT q.i, c.*
 	FROM (VALUES ($1::bytea, 1::bigint)) AS q(content_hash, i)` +
@@ -150,15 +146,10 @@ const nearCandidatesSQL = `
 	nearCandidatesOf
 
 // nearCandidateSQL is nearCandidatesSQL for one fingerprint, as a check
-// asks, its values scalars rather than arrays. PostgreSQL gives a prepared
-// statement run often one generic plan, and plans it no more, once that
-// plan costs no more than the plans it made for each run's values; it
-// cannot price the arrays' unnest without their values, so it planned
-// nearCandidatesSQL at every check, where this one gets its generic plan
-// (the block indexes', TestLargeTable) after five runs. Measured with
-// dedupbench -only news-check (1,000,000 stored articles, the same
-// database, in turn twice): 16 clients' checks 423–591 a second against
-// 427–499, PostgreSQL's CPU a check 1.57–2.15 ms against 1.82–2.26 ms. A
+// asks, its values scalars rather than arrays. PostgreSQL cannot price the
+// arrays' unnest without their values, so it planned nearCandidatesSQL at
+// every check, where this one gets its generic plan (the block indexes',
+// TestLargeTable) after five runs (measured: docs/design-notes.md). A
 // single ingest's writer sends it planned at each run (planEachRunMode),
 // as it does the statement for several.
 const nearCandidateSQL = `
@@ -203,14 +194,11 @@ func (q queries) NearCandidates(ctx context.Context, nqs []service.NearQuery) ([
 
 // CopiesAndCandidates sends the search for eq's copies and the search for
 // nq's near candidates in one round trip (one pgx batch) rather than two:
-// a check reads both, and for a check, whose fingerprinting and statements
-// share the cores, each round trip costs CPU time in this process and in
-// PostgreSQL as well as the wait. In a writer's transaction the candidate
-// search must be planned for its values (planEachRun), which a batch
-// cannot ask for, so there the two are sent one after the other. Measured on dedupbench's database of
-// 1,000,000 articles, one connection, 500 stored articles' two searches
-// six times each way, in turn, twice: 433 and 534 µs at the median
-// together against 691 and 655 µs one after the other.
+// for a check, whose fingerprinting and statements share the cores, each
+// round trip costs CPU time on both sides as well as the wait (measured:
+// docs/design-notes.md). In a writer's transaction the candidate search
+// must be planned for its values (planEachRun), which a batch cannot ask
+// for, so there the two are sent one after the other.
 func (q queries) CopiesAndCandidates(ctx context.Context, eq service.ExactQuery, nq service.NearQuery) ([]service.Candidate, []service.Candidate, error) {
 	if q.planEachRun != 0 {
 		exact, err := q.ExactMatches(ctx, []service.ExactQuery{eq})

@@ -13,58 +13,25 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// The sentence index: table sentences, one row per indexed sentence, with
-// the same eight block columns as articles (NULL for a sentence without a
-// simhash) and one B-tree each.
-//
-// Two other layouts were measured on 2026-11-27 (psql, jit off, runs in
-// turn; not built). Hash indexes in place of the nine B-trees: no faster to
-// search (44,208 query sentences against 397,674 stored rows: 1.33–1.39 s
-// against 1.21–1.50 s), a little faster to insert into (1.29–1.36 s against
-// 1.43–1.78 s for those 44,208 rows), the table with its indexes twice the
-// size (141 MB against 71).
-//
-// Family A alone, each block's B-tree keyed (a_i, simhash), so that an
-// index-only scan verifies the distance on the index entry and a second
-// probe of the same index reads only the rows within 3 bits (family B's
-// indexes gone): the same matches, searched in 0.76–0.94 s against
-// 1.54–1.93 s, inserted in 0.91–1.09 s against 1.51–1.58 s, indexes of 91
-// MB against 74; the 6,797 sentences of 300 real articles against the
-// 10,000,000 rows of dedupbench's sentence-lookup database in 0.60–0.92 s
-// against 1.62–3.0 s, each such index 245 MB against 56. Those tables were
-// all-visible after VACUUM, where an index-only scan reads no heap; under
-// ingest the newest pages are not, and each candidate on them costs a heap
-// fetch: with the 44,208 rows inserted unvacuumed (a tenth of the table,
-// each query's own sentences among it, 8.5 heap fetches a query), 1.33–1.86
-// s against 2.07–2.16 s. Through the service (a scratch branch; dedupbench
-// -only news-check, 1,000,000 articles, two runs of each build in turn):
-// a check cost 2.27–2.85 ms of CPU against 3.30–3.79 for the new stories,
-// 2.56–3.08 against 2.95–3.40 for the reposts; with 16 clients the new
-// stories ran at 628 and 789 checks/s against 498 and 573. But the same
-// runs stored their 26,860 articles at 462 and 482 a second against 533 and
-// 547: the writers search pages not yet all-visible, where the planner
-// takes bitmaps of the wider indexes, and plan the longer statement at
-// each run — in fresh databases (-only news-ingest, two runs each,
-// pg_stat_statements) 1.5–4.9 ms of planning a search against 0.7–1.0, no
-// less execution, while a sentence row's COPY cost 18–30 µs against 31–46.
-// It departs from the design, which asks a sentence to match in both
-// families (§5a): a change for a decision, and a writers' search that
-// plans cheaper, not made here.
+// The sentence index: table sentences, one row per indexed sentence, its
+// exact text hash in a B-tree, and the eight block keys of its simhash
+// (sentence_block_keys, migration 00019) in one GIN index, which finds the
+// sentences that match a query's in both families by intersecting the
+// posting lists of its keys. The layouts measured before it was chosen, and
+// their figures: docs/scaling.md, "The sentence index's layout".
 
 // sentenceColumns are the columns of a sentence's row, in sentenceValues'
-// order; written with COPY in the article's transaction.
-var sentenceColumns = []string{
-	"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash",
-	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
-}
+// order; written with COPY in the article's transaction. The block columns
+// a0–b3 stay NULL: the GIN index keys the simhash itself.
+var sentenceColumns = []string{"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash"}
 
 func sentenceValues(articleID int64, position int, s *fingerprint.Sentence) []any {
-	values := []any{articleID, position, s.Start, s.End, s.Runes, int64(s.TextHash)}
-	if !s.HasSimhash {
-		return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+	var simhash *int64
+	if s.HasSimhash {
+		h := int64(s.Simhash)
+		simhash = &h
 	}
-	values = append(values, int64(s.Simhash))
-	return append(values, blockArgs(s.Simhash)...)
+	return []any{articleID, position, s.Start, s.End, s.Runes, int64(s.TextHash), simhash}
 }
 
 // writeSentences stores the sentences of article id, replacing any it had.
@@ -87,50 +54,19 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 // sentenceMatchesSQL finds, for each query sentence, the stored sentences
 // with the same text, through the exact hash (with or without a simhash:
 // the same text can have simhashes far apart, migration 00011), and the
-// others whose simhash is within $13 bits, through the sentence block
-// indexes, a match needed in both families, as for articles; at most $14
-// of them (NULL: all), then reads their articles. The query sentences
-// arrive as arrays ($1–$11), one element each; a sentence without a
-// simhash has NULL blocks, which match nothing.
+// others whose simhash is within $5 bits, through the block keys' GIN
+// index, a match needed in both families, as for articles; at most $6 of
+// them (NULL: all), then reads their articles. The query sentences arrive
+// as arrays ($1–$3), one element each; a sentence without a simhash is
+// looked up by its text alone.
 //
-// A stored sentence whose text is not the query's comes back with its span
-// (in characters), and its article's plain text comes back once, on the
-// first of its article's rows that needs it: the caller cuts the sentences
-// out (SentenceMatches). Cutting them here, with substring() by characters,
-// walked the article's text from its start, character by character, for
-// every such row: a cost that grows with the matches times the length of
-// the articles. Measured through SentenceMatches, 4,000 Sina articles
-// stored, each query the stored sentences of one article under another
-// text hash (so that every match needs its text), five rounds of 30
-// queries, in turn three times: for the 30 longest articles (7.5–41 KB,
-// 373 matches a query) 19–31 ms a query before, 8.3–10.7 ms after; for 30
-// articles of the usual length (36 matches a query) 1.80–1.91 ms before,
-// 1.83–2.07 ms after, the text sent costing about what the walks saved.
-// For reposts of real news, where 7 % of the matches need their text, the
-// statement's mean time did not move beyond the noise.
-//
-// Its cost is the index probes: nine B-tree descents a query sentence (the
-// text hash, four blocks of family A, and four of family B unless A found
-// nothing), about 27 buffer hits. Looking all the sentences up at once
-// instead — each block column probed once with = ANY of the query's values,
-// the two families' BitmapOrs ANDed, each stored sentence found then
-// joined to the query sentences it matches — was measured slower on
-// PostgreSQL 15, whose = ANY index scan descends the tree once an element
-// all the same: in the 1,000,000-article real-news database (441,882
-// sentence rows), through psql, five runs each, a stored article's 146
-// sentences 9.4 ms against 6.8–7.4 ms, 32 sentences 4.0–4.4 ms against
-// 3.1–3.8. PostgreSQL 17 lets such a scan find several values on one leaf
-// page without descending again, which random block values seldom share.
-//
-// Each match's article is read through the primary key, in a lateral
-// subquery that OFFSET 0 keeps from being merged into a join: as a plain
-// join, a writer's search planned for an unanalyzed young table, whose
-// text hashes it believes shared by dozens of sentences, expected tens of
-// thousands of matches and sorted the whole articles table to merge them
-// (auto_explain, real news into an empty database, batches of 100 with the
-// sentence index: 55 ms a search against 19 ms for the searches planned
-// with the key; the searches of the two batch measurements, 2 and 4
-// clients, 9.7 s before and 8.7 s after, one run each).
+// A stored sentence whose text is not the query's comes back with its span,
+// and its article's plain text once, on the first of its article's rows
+// that needs it: the caller cuts the sentences out (cutting them here with
+// substring() walked the text from its start for every row). Each match's
+// article is read in a lateral subquery that OFFSET 0 keeps from becoming
+// a join, which a writer's plan for a young table sorted the whole articles
+// table to merge. Measurements of both: docs/scaling.md.
 const sentenceMatchesSQL = `
 	SELECT q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash, m.start_char, m.end_char,
 	       CASE WHEN m.text_hash <> q.text_hash
@@ -149,45 +85,34 @@ const sentenceMatchesSQL = `
 
 // sentenceSearchFrom is the search of sentenceMatchesSQL and
 // sentenceHoldersSQL: the query sentences q, each joined to its matches m.
+// The near part asks the GIN index for the sentences whose keys overlap
+// both the query's family-A keys (elements 1–4 of sentence_block_keys) and
+// its family-B keys (5–8); the index intersects the two inside its scan.
 const sentenceSearchFrom = `
-	FROM unnest($1::int4[], $2::int8[], $3::int8[],
-	            $4::int2[], $5::int2[], $6::int2[], $7::int2[], $8::int2[], $9::int2[], $10::int2[], $11::int2[])
-	     AS q(i, text_hash, simhash, a0, a1, a2, a3, b0, b1, b2, b3)
+	FROM unnest($1::int4[], $2::int8[], $3::int8[]) AS q(i, text_hash, simhash)
 	CROSS JOIN LATERAL (
 	    SELECT * FROM (
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
-	        WHERE s.text_hash = q.text_hash AND s.article_id <> $12
+	        WHERE s.text_hash = q.text_hash AND s.article_id <> $4
 	        UNION ALL
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
-	        WHERE (s.a0 = q.a0 OR s.a1 = q.a1 OR s.a2 = q.a2 OR s.a3 = q.a3)
-	          AND (s.b0 = q.b0 OR s.b1 = q.b1 OR s.b2 = q.b2 OR s.b3 = q.b3)
-	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $13
+	        WHERE q.simhash IS NOT NULL AND s.simhash IS NOT NULL
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[1:4]
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[5:8]
+	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $5
 	          AND s.text_hash <> q.text_hash
-	          AND s.article_id <> $12
+	          AND s.article_id <> $4
 	    ) found
-	    LIMIT $14
+	    LIMIT $6
 	) m`
 
 // sentenceHoldersSQL counts what sentenceMatchesSQL finds for each query
 // sentence, all matches and those with its text, and reads no article:
-// what the boilerplate check of a near match needs (service.Holders). The
-// index probes are the same; what it saves is reading each match's article
-// through the primary key and shipping and scanning its row. Measured on
-// the real-news database of 1,000,000 articles (441,882 sentence rows),
-// the sentences of 400 stored articles looked up as they are stored (27
-// matches a query), the two statements in turn for each article, six
-// rounds, each statement first in three (the one that runs second finds
-// the pages in the processor's caches and is a quarter faster): run first,
-// 0.91–0.94 ms a query against 0.99–1.49 ms for SentenceMatches; run
-// second, 0.66–0.67 ms against 0.73–0.75 ms. Through the service
-// (dedupbench -only news-check, 1,000,000 articles, seven pairs of runs of
-// the two builds in turn: four on fresh databases, three on one database
-// reused through a scratch change to dedupbench that was not kept),
-// the reposts' checks with 16 clients cost PostgreSQL 1.27–1.90 ms of CPU
-// a check against 1.72–2.56 ms, at 463–707 checks/s against 417–589; the
-// new stories, which have no near match, moved within the noise.
+// what the boilerplate check of a near match needs (service.Holders), for
+// the same index probes without reading and shipping each match's article
+// (measured: docs/scaling.md).
 const sentenceHoldersSQL = `
 	SELECT q.i, count(*), count(*) FILTER (WHERE m.text_hash = q.text_hash)
 	` + sentenceSearchFrom + `
@@ -283,35 +208,21 @@ func cutSentenceTexts(sq service.SentenceQuery, matches []service.SentenceMatch,
 }
 
 // sentenceMatchesArgs are the arguments of sentenceMatchesSQL: the query
-// sentences as columns, a sentence without a simhash with NULL blocks
-// (which match nothing), then the article to leave out, the distance and
-// the limit.
+// sentences as columns, a sentence without a simhash with a NULL one, then
+// the article to leave out, the distance and the limit.
 func sentenceMatchesArgs(sq service.SentenceQuery) []any {
 	n := len(sq.Sentences)
 	idx := make([]int32, n)
 	textHashes := make([]int64, n)
 	simhashes := make([]*int64, n)
-	blocks := make([][]*int16, 8)
-	for j := range blocks {
-		blocks[j] = make([]*int16, n)
-	}
 	for i, s := range sq.Sentences {
 		idx[i], textHashes[i] = int32(i), int64(s.TextHash)
-		if !s.HasSimhash {
-			continue
-		}
-		h := int64(s.Simhash)
-		simhashes[i] = &h
-		for j, v := range blockArgs(s.Simhash) {
-			b := v.(int16)
-			blocks[j][i] = &b
+		if s.HasSimhash {
+			h := int64(s.Simhash)
+			simhashes[i] = &h
 		}
 	}
-	args := []any{idx, textHashes, simhashes}
-	for _, b := range blocks {
-		args = append(args, b)
-	}
-	return append(args, sq.ExcludeID, sq.MaxDistance, limitArg(sq.PerSentence))
+	return []any{idx, textHashes, simhashes, sq.ExcludeID, sq.MaxDistance, limitArg(sq.PerSentence)}
 }
 
 // ArticleText returns the indexed sentences of article id and the plain

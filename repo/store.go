@@ -64,33 +64,19 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = ms
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = "dedupd"
-	// The service's statements are index probes that run for milliseconds;
-	// PostgreSQL's JIT compiler, on by default, compiles a statement whose
-	// estimated cost passes jit_above_cost before running it. A writer's
-	// sentence search for a whole batch, planned at each run for its
-	// thousands of sentences, passes it, and a statement bound by its index
-	// probes has little for compiled expressions to speed up. In
-	// dedupbench's real-news batch ingest with the sentence index (-only
-	// news-ingest, pg_stat_statements), 11–26 % of those searches' time
-	// went to JIT: 0.58 s of 5.3 s and 1.26 s of 4.8 s for about 140
-	// searches (2 clients), 0.82 s of 5.1 s and 0.92 s of 4.6 s for 163 (4
-	// clients); with it off, none, and the same searches took 3.5–4.8 s in
-	// all (two runs). Nothing else the service runs was compiled. Off for
-	// the service's sessions alone, unless the database URL sets jit;
-	// analysts' reports, in sessions of their own, keep the server's
-	// setting.
+	// PostgreSQL's JIT compiler spends more compiling a writer's batch
+	// sentence search than it saves on a statement bound by index probes
+	// (docs/design-notes.md, "How the writers' statements are planned").
+	// Off for the service's sessions alone, unless the database URL sets
+	// jit; analysts' reports, in sessions of their own, keep the server's.
 	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
 		cfg.ConnConfig.RuntimeParams["jit"] = "off"
 	}
 	// plan_cache_mode stays PostgreSQL's default, under which a statement
 	// pgx has prepared gets a generic plan once five runs suggest that one
 	// plan fits all; a writer's reads of the articles table opt out
-	// (planEachRunMode). Generic plans forced on every statement
-	// (force_generic_plan) were measured: 16 clients' checks at 1,000,000
-	// articles answered a fifth more a second (744 → 885 and 922 reposts a
-	// second), but batch ingest into a young table fell by a quarter (1,477
-	// and 1,385 → 1,152 and 1,023 articles/s, 2 clients, no sentence index).
-	// A database URL may still set plan_cache_mode.
+	// (planEachRunMode). Forcing generic plans on all was measured and not
+	// kept (docs/design-notes.md); a database URL may still set it.
 
 	// Acknowledged means stored as the server's synchronous_commit says:
 	// on a formation, on the synchronous standby too (docs/operations.md).
@@ -183,41 +169,19 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 
 // planEachRunMode is how a statement is sent that PostgreSQL must plan for
 // its values every time it runs: a writer's reads of the articles table
-// (queries of InTx), its candidate search first. pgx sends it as the
-// unnamed statement, with its description cached (one round trip), or
-// described on every run (two) when the database URL turned that cache off
-// (description_cache_capacity=0) — never as a prepared statement, which
-// may get a generic plan. A generic plan is made for the
-// table as it is when the plan is chosen and kept until ANALYZE replaces it;
-// chosen while the table is nearly empty, in a new deployment's first minute
-// or an archive's import, it reads the whole table, and kept while the
-// writers grow it, every lookup read every stored article: 175 ms a group of
-// 100 articles at 8,000 stored (auto_explain, real news into an empty
-// database), until autovacuum analyzed the table
-// (TestYoungTableKeepsUsingTheIndex).
-//
-// Measured on real news (dedupbench -only news-ingest, then -only
-// news-check, against the code before, in turn, on a loaded machine):
-// batch ingest into an empty database 393–453 articles/s with the sentence
-// index, 1,065–1,260 without, against 375–411 and 1,049–1,200 before, and
-// 463–487 against 456–460 into 1,000,000 articles. A check keeps its
-// prepared statement: planned each run, 16 clients' checks at 1,000,000
-// articles answered 17–26 % fewer requests a second (means of two runs:
-// 272 against 366 reposts a second, 364 against 439 new stories) —
-// PostgreSQL's generic plan there is the block indexes' (TestLargeTable)
-// and saves the planning. Checks do not grow the table; on a young one,
-// autovacuum's next ANALYZE corrects their plan.
-//
-// A writer's other reads of the articles table are sent the same way: the
-// articles under its articles' keys, the candidates its sentences lead to,
-// and the sentence search, which reads the articles of the sentences it
-// matches. Their generic plans made for an empty table read every stored
-// article (auto_explain, real news into an empty database, 16 clients
-// posting single articles with the sentence index, a 17 s run: all 747
-// key lookups, 782 of 863 candidate reads and all 910 sentence searches
-// seq-scanned the articles table, 1.3 s, 0.7 s and 7.0 s of statement
-// time; planned at each run, 0.03 s, 0.12 s and 3.7 s in the same kind of
-// run). TestYoungTableKeepsUsingTheIndex checks all of them.
+// (queries of InTx) — its candidate search, the articles under its keys,
+// the candidates its sentences lead to and the sentence search. pgx sends
+// it as the unnamed statement, with its description cached (one round
+// trip), or described on every run (two) when the database URL turned that
+// cache off (description_cache_capacity=0) — never as a prepared
+// statement, which may get a generic plan. A generic plan is kept until
+// ANALYZE replaces it: made while the table was nearly empty (a new
+// deployment, an archive's import) and kept while the writers grow it, it
+// reads every stored article. A check keeps its prepared statements, whose
+// generic plans are the indexes' and save the planning; checks do not grow
+// the table. TestYoungTableKeepsUsingTheIndex checks the writers' reads;
+// the figures: docs/design-notes.md, "How the writers' statements are
+// planned".
 func planEachRunMode(cfg *pgx.ConnConfig) pgx.QueryExecMode {
 	if cfg.DescriptionCacheCapacity == 0 {
 		return pgx.QueryExecModeDescribeExec

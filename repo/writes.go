@@ -138,13 +138,12 @@ func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
 // with the head the caller knows (l.ClusterID), or for now, when it does
 // not, the one stored or the article linked to, as the table's check wants
 // one; it tells which moved to another cluster with articles linking to
-// them (as they were: the statement reads the rows before it; found once
-// for all, as a correlated probe for each row was planned as a scan of the
-// table when its statistics say that every row links to one article, as
-// those of a much-copied story's cluster do). The second,
-// only when there are such or unknown heads, gives the others theirs,
-// walking up from each to its head, and moves the articles whose links lead
-// through one that moved, walking down its subtree.
+// them (as they were: the statement reads the rows before it), found once
+// for all rather than probed for each row, which a much-copied story's
+// statistics planned as a table scan (docs/design-notes.md, "Relinking").
+// The second, only when there are such or unknown heads, gives the others
+// theirs, walking up from each to its head, and moves the articles whose
+// links lead through one that moved, walking down its subtree.
 func (t *storeTx) RelinkMany(ctx context.Context, ls []service.Link) error {
 	if len(ls) == 0 {
 		return nil

@@ -44,7 +44,7 @@ type Comparison struct {
 	// NearDuplicate applies the service's default options, as an ingest
 	// without options would: the same text, or within MaxDistance bits,
 	// sharing MinOverlap of both texts and MinWordRatio of the words, neither
-	// holding the other plus much more (near.go).
+	// holding the other plus much more (rules_near.go).
 	NearDuplicate bool
 	// SharedKeywords are the words both texts count, the heaviest (by the sum
 	// of their weights in the two texts) first, at most KeywordsShown.

@@ -12,13 +12,10 @@ import (
 // Dependants. When an article changes or leaves — it is deleted, its key
 // gets another story or a correction, it is fingerprinted anew, an editor
 // splits it off — the articles that link to it, its dependants, must go on
-// linking to a real match, or to none. Judged one by one inside the
-// writer's transaction, as they were, each cost a full judgement (~10 ms,
-// and more as the story's copies crowd its candidates): a story copied
-// 1,000 times could never be corrected within a request's deadline
-// (docs/benchmarks.md, "Corrections and deletions"). They are handled
-// together instead, in a bounded number of statements however many they
-// are:
+// linking to a real match (an earlier article measured at the thresholds of
+// the service's default options, as a relink always did), or to none. They
+// are handled together, in a bounded number of statements however many
+// they are (docs/design-notes.md, "service: dependants judged together"):
 //
 //  1. read them, earliest ingested first, with their fingerprints, the
 //     indexed sentences of each text, and the editors' separations
@@ -32,13 +29,10 @@ import (
 //     together (judgeStored);
 //  4. write the links that changed and move the subtrees to the clusters
 //     their links lead to (RelinkMany: two statements).
-//
-// Every link so made names an earlier article it was measured against, at
-// the thresholds of the service's default options, as a relink always did.
 
 // readGroup reads the dependants of article x as a group, nil when it has
 // none.
-func (s *Service) readGroup(ctx context.Context, r Reader, x int64) (*group, error) {
+func (s *Service) readGroup(ctx context.Context, r ArticleReader, x int64) (*group, error) {
 	deps, err := r.Dependants(ctx, x)
 	if err != nil || len(deps) == 0 {
 		return nil, err

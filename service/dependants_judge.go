@@ -15,7 +15,7 @@ import (
 // separations kept, boilerplate told by its holders, partial duplicates
 // found through the sentence index — but all together, in a bounded number
 // of statements however many they are, as a group of new articles is
-// judged (group.go): their plain texts, their copies, their near
+// judged (judge_group.go): their plain texts, their copies, their near
 // candidates, their sentences' matches and the candidates those lead to,
 // one statement each (the searches of each fingerprint version apart). The
 // searches share the latest member's bound, each member keeping the
@@ -51,13 +51,12 @@ func (s *Service) judgeStored(ctx context.Context, tx Tx, locks *clusterLocks, g
 	if err != nil {
 		return nil, err
 	}
-	decisions := make([]decision, len(items))
+	js := make([]*judging, len(items))
 	var searched []int
 	for k, it := range items {
 		apart := g.apart[it.ID]
-		exact[k], near[k] = apart.drop(exact[k]), apart.drop(near[k])
-		decisions[k] = decide(it.fp, exact[k], near[k], opts)
-		if needsBoilerplateCheck(it.fp, decisions[k]) || (decisions[k].best == nil && len(it.fp.Sentences) > 0) {
+		js[k] = judgeCandidates(it.fp, apart.drop(exact[k]), apart.drop(near[k]), opts)
+		if js[k].wantsSentences() {
 			searched = append(searched, k)
 		}
 	}
@@ -67,16 +66,17 @@ func (s *Service) judgeStored(ctx context.Context, tx Tx, locks *clusterLocks, g
 	}
 	var undecided []int
 	for _, k := range searched {
-		holders := holdersIn(items[k].fp, found[k])
-		if needsBoilerplateCheck(items[k].fp, decisions[k]) {
-			decisions[k] = redecide(items[k].fp, decisions[k], exact[k], near[k], holders, opts)
-		}
-		if decisions[k].best == nil {
+		js[k].withHolders(holdersIn(items[k].fp, found[k]))
+		if js[k].undecided() {
 			undecided = append(undecided, k)
 		}
 	}
-	if err := judgeStoredPartials(ctx, tx, g, items, undecided, found, decisions); err != nil {
+	if err := judgeStoredPartials(ctx, tx, g, items, undecided, found, js); err != nil {
 		return nil, err
+	}
+	decisions := make([]decision, len(items))
+	for k, j := range js {
+		decisions[k] = j.decision()
 	}
 	if err := lockMatches(ctx, tx, locks, decisions); err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (s *Service) judgeStored(ctx context.Context, tx Tx, locks *clusterLocks, g
 // candidates ingested before it, exclude left out: one search of each kind
 // for the items of each fingerprint version, a text or a fingerprint asked
 // once, the near search's window stretched over its items' windows.
-func storedCandidates(ctx context.Context, r Reader, items []*member, exclude int64, opts Options) (exact, near [][]Candidate, err error) {
+func storedCandidates(ctx context.Context, r JudgeReader, items []*member, exclude int64, opts Options) (exact, near [][]Candidate, err error) {
 	exact, near = make([][]Candidate, len(items)), make([][]Candidate, len(items))
 	byVersion := make(map[fingerprint.Version][]int)
 	for k, it := range items {
@@ -157,7 +157,7 @@ func storedCandidates(ctx context.Context, r Reader, items []*member, exclude in
 // storedSentenceSearch looks up the sentences of items searched, each
 // sentence once, in one statement, and returns by item the stored
 // sentences matching its own, its own left out.
-func storedSentenceSearch(ctx context.Context, r Reader, items []*member, searched []int, exclude int64) (map[int][]SentenceMatch, error) {
+func storedSentenceSearch(ctx context.Context, r JudgeReader, items []*member, searched []int, exclude int64) (map[int][]SentenceMatch, error) {
 	if len(searched) == 0 {
 		return nil, nil
 	}
@@ -205,17 +205,15 @@ func storedSentenceSearch(ctx context.Context, r Reader, items []*member, search
 // judgeStoredPartials decides, among the undecided items, those that are
 // partial duplicates of an article ingested before them, from their
 // sentences' matches, the candidates they lead to read in one statement.
-func judgeStoredPartials(ctx context.Context, r Reader, g *group, items []*member, undecided []int, found map[int][]SentenceMatch, decisions []decision) error {
+func judgeStoredPartials(ctx context.Context, r JudgeReader, g *group, items []*member, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
 	if len(undecided) == 0 {
 		return nil
 	}
-	links := make(map[int]map[int64]*sharedArticle, len(undecided))
 	prospects := make(map[int][]int64, len(undecided))
 	var ids []int64
 	for _, k := range undecided {
 		it := items[k]
-		links[k] = linksFrom(it.fp, found[k], partialScope(it.fp, it.PublishedAt, scope{before: it.IngestedAt}, g.opts))
-		prospects[k] = slices.DeleteFunc(partialProspects(links[k]), g.apart[it.ID].has)
+		prospects[k] = js[k].prospects(found[k], partialScope(it.fp, it.PublishedAt, it.IngestedAt, g.opts), g.apart[it.ID])
 		ids = append(ids, prospects[k]...)
 	}
 	slices.Sort(ids)
@@ -234,8 +232,7 @@ func judgeStoredPartials(ctx context.Context, r Reader, g *group, items []*membe
 				candidates = append(candidates, c)
 			}
 		}
-		fp := items[k].fp
-		decisions[k] = decidePartial(fp, links[k], candidates, boilerplateShingles(fp, holdersIn(fp, found[k])), g.opts)
+		js[k].withProspects(found[k], candidates)
 	}
 	return nil
 }

@@ -28,13 +28,10 @@ type judgeReads struct {
 // wantMatches says the caller will want them anyway; otherwise the counts
 // alone, which read no article (SentenceHolders).
 //
-// Reading them concurrently, each on a connection of its own, was
-// measured: one client's checks at 1,000,000 articles were 8–10 % faster
-// at the median, but under the load test's 50 clients of mixed traffic the
-// service answered fewer requests a second (530–629 in four runs, against
-// 610–686 in two without), a check holding up to three of the pool's
-// connections at once.
-func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, wantMatches bool) (judgeReads, error) {
+// In turn, not concurrently: a check would hold up to three of the
+// pool's connections (docs/design-notes.md, "service: the judge reads in
+// turn").
+func readInTurn(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options, wantMatches bool) (judgeReads, error) {
 	exact, near, err := r.CopiesAndCandidates(ctx, exactQuery(fp, sc), nearQuery(fp, published, sc, opts))
 	if err != nil {
 		return judgeReads{}, err
@@ -63,4 +60,49 @@ func readInTurn(ctx context.Context, r Reader, fp fingerprint.Fingerprint, publi
 		return countHolders(ctx, r, fp, sc.exclude)
 	}
 	return judgeReads{exact: exact, near: near, apart: apart, sentences: search, holders: count}, nil
+}
+
+// searchSentences returns the stored sentences matching fp's (excludeID:
+// an article left out), without a statement when fp has none.
+func searchSentences(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, excludeID int64) ([]SentenceMatch, error) {
+	if len(fp.Sentences) == 0 {
+		return nil, nil
+	}
+	return r.SentenceMatches(ctx, sentenceQuery(fp, excludeID))
+}
+
+// countHolders counts the stored sentences matching each of fp's
+// (excludeID: an article left out), without a statement when fp has none.
+func countHolders(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, excludeID int64) ([]Holders, error) {
+	if len(fp.Sentences) == 0 {
+		return nil, nil
+	}
+	return r.SentenceHolders(ctx, sentenceQuery(fp, excludeID))
+}
+
+// sentenceQuery asks the index for the stored sentences matching fp's.
+func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
+	return SentenceQuery{
+		Sentences:   fp.Sentences,
+		MaxDistance: sentenceMaxDistance,
+		ExcludeID:   excludeID,
+		PerSentence: boilerplateArticles,
+	}
+}
+
+// separatedFrom reads the separations of stored article id; none for 0, an
+// article not stored yet.
+func separatedFrom(ctx context.Context, r JudgeReader, id int64) (separations, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	ids, err := r.Separated(ctx, id)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	apart := make(separations, len(ids))
+	for _, x := range ids {
+		apart[x] = true
+	}
+	return apart, nil
 }

@@ -15,7 +15,7 @@ type Options struct {
 	MaxDistance int
 	// MinOverlap is the smallest share of the shorter text a match shares
 	// with the article it links to (Similarity.Overlap), and of both texts a
-	// near duplicate shares (LongerOverlap too; near.go), 0–1.
+	// near duplicate shares (LongerOverlap too; rules_near.go), 0–1.
 	MinOverlap float64
 	// MinWordRatio is the smallest shared-word ratio of a near duplicate, 0–1
 	// (Similarity.WordRatio). Vocabulary cannot tell the same story from the

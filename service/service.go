@@ -32,13 +32,13 @@ type Service struct {
 	slots      chan struct{} // one per text being fingerprinted; see fingerprint
 	sentences  bool          // keep the sentence index (see WithoutSentenceIndex)
 	editorial  editorial     // the keep rule; see editorial.go
-	combined   combiner      // single ingests waiting to be stored together; see combine.go
-	groupTurns chan struct{} // one per group being stored; see lockbudget.go
+	combined   combiner      // single ingests waiting to be stored together; see ingest_queue.go
+	groupTurns chan struct{} // one per group being stored; see ingest_locks_budget.go
 	checkTurns chan struct{} // one per check in progress; see check_turns.go
-	budget     lockBudget    // the locks a group may hold; see lockbudget.go
-	held       heldLocks     // the locks of the groups being stored; see group_held.go
+	budget     lockBudget    // the locks a group may hold; see ingest_locks_budget.go
+	held       heldLocks     // the locks of the groups being stored; see ingest_group_held.go
 	// boilerplate is the boilerplate known, whose sentences take no
-	// lock; see boilerplate_locks.go
+	// lock; see ingest_locks_boilerplate.go
 	boilerplate knownBoilerplate
 }
 
@@ -51,7 +51,7 @@ type Setting func(*Service)
 // about half of an ingest's database work). Sentences stored before stay,
 // and are found. Nor can it tell a near duplicate that only boilerplate
 // sentences join (a portal's slogan as the whole body) from a real one: it
-// links both, as decide alone judges (boilerplate.go).
+// links both, as decide alone judges (rules_boilerplate.go).
 func WithoutSentenceIndex() Setting {
 	return func(s *Service) { s.sentences = false }
 }
@@ -150,13 +150,4 @@ func (s *Service) withRetry(ctx context.Context, fn func(Tx) error) error {
 		}
 	}
 	return err
-}
-
-// window returns the publication times a near duplicate of an article
-// published at t may have; both zero when opts sets no window.
-func window(t time.Time, opts Options) (from, to time.Time) {
-	if opts.Window == 0 {
-		return time.Time{}, time.Time{}
-	}
-	return t.Add(-opts.Window), t.Add(opts.Window)
 }

@@ -2,13 +2,18 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// Store keeps articles; repo.Store implements it with PostgreSQL.
+// Store keeps articles; repo.Store implements it with PostgreSQL. It is
+// composed of small interfaces, by who needs them: the judge's reads
+// (JudgeReader), article reads (ArticleReader), an upgrade's (UpgradeReader,
+// UpgradeMarks), the editors' (EditorialReader, editorial_store.go), the
+// shared keys (SecretStore) and the editors' sessions (SessionStore,
+// sessions.go); writes happen in a transaction (Tx). Each function of the
+// service asks for the least it needs.
 //
 // Every method returns *Error: KindNotFound when the article does not exist,
 // KindUnavailable when the database cannot be reached in time, KindConflict
@@ -22,6 +27,7 @@ type Store interface {
 	SearchStore
 	OverviewStore
 	ListingStore
+	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -31,6 +37,92 @@ type Store interface {
 	// all sessions together (max_locks_per_transaction × (max_connections
 	// + max_prepared_transactions)).
 	LockTableSize(ctx context.Context) (int, error)
+}
+
+// Reader holds the queries, inside a transaction or outside.
+type Reader interface {
+	JudgeReader
+	ArticleReader
+	UpgradeReader
+}
+
+// JudgeReader holds what judging an article reads: its stored copies and
+// near candidates, the sentence index, the candidates a partial duplicate
+// may link to, and the editors' separations.
+type JudgeReader interface {
+	// ExactMatches returns, for each query, the articles whose normalised
+	// text hashes to its content hash, earliest ingested first. The queries
+	// share the first one's Version, ExcludeID, Before and Limit.
+	ExactMatches(ctx context.Context, qs []ExactQuery) ([][]Candidate, error)
+	// NearCandidates returns, for each query, the articles within its
+	// MaxDistance bits of its Simhash, found through the block indexes,
+	// closest first. The queries share the first one's Version, ExcludeID
+	// and Before.
+	NearCandidates(ctx context.Context, qs []NearQuery) ([][]Candidate, error)
+	// CopiesAndCandidates returns what ExactMatches and NearCandidates
+	// return for one article's two queries, asked together.
+	CopiesAndCandidates(ctx context.Context, eq ExactQuery, nq NearQuery) (exact, near []Candidate, err error)
+	// Candidates returns the stored articles with these ids, in any order;
+	// an id that names no article is left out.
+	Candidates(ctx context.Context, ids []int64) ([]Candidate, error)
+	// SentenceMatches returns the stored sentences that match q's sentences
+	// (the same text, or a simhash within q.MaxDistance bits found through
+	// the sentence block indexes), at most q.PerSentence for each.
+	SentenceMatches(ctx context.Context, q SentenceQuery) ([]SentenceMatch, error)
+	// SentenceHolders counts, for each of q's sentences in order, the
+	// stored sentences SentenceMatches would return for it, and reads none
+	// of their articles.
+	SentenceHolders(ctx context.Context, q SentenceQuery) ([]Holders, error)
+	// Separated returns the ids of the articles an editor separated from
+	// article id: never linked to it again.
+	Separated(ctx context.Context, id int64) ([]int64, error)
+}
+
+// ArticleReader reads stored articles, their texts, clusters and
+// dependants.
+type ArticleReader interface {
+	// Article returns the article with this id, or KindNotFound.
+	Article(ctx context.Context, id int64) (Article, error)
+	// ArticleByKey returns the article with this source and external id, or
+	// KindNotFound.
+	ArticleByKey(ctx context.Context, source, externalID string) (Article, error)
+	// ArticlesByKeys returns the stored articles with these keys, in any
+	// order; a key that names none is left out.
+	ArticlesByKeys(ctx context.Context, keys []ArticleKey) ([]Article, error)
+	// ClusterMembers returns the articles of a cluster, its head included,
+	// earliest ingested first; at most limit of them, 0 for all.
+	ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]Article, error)
+	// Dependants returns the articles that link to article id (whose
+	// DuplicateOf is id), earliest ingested first.
+	Dependants(ctx context.Context, id int64) ([]Article, error)
+	// ArticleText returns the indexed sentences of article id and the plain
+	// text they point into, or KindNotFound.
+	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
+	// ArticleTexts returns, for each of articles ids that exists, its
+	// indexed sentences and, when plain, the plain text they point into,
+	// as ArticleText does for one, in one statement each.
+	ArticleTexts(ctx context.Context, ids []int64, plain bool) (map[int64]StoredText, error)
+	// Body returns the body of article id as it was sent, or KindNotFound.
+	Body(ctx context.Context, id int64) (string, error)
+	// SeparatedPairs returns the pairs an editor separated that hold one
+	// of articles ids.
+	SeparatedPairs(ctx context.Context, ids []int64) ([][2]int64, error)
+}
+
+// UpgradeReader lists the articles an upgrade works through.
+type UpgradeReader interface {
+	// Upgrade lists up to q.Limit articles after q.After (by ingested_at,
+	// then id), earliest first: with q.Unique, the unique articles of
+	// version q.Version ingested before q.Before; otherwise the articles of
+	// any other version.
+	Upgrade(ctx context.Context, q UpgradeQuery) ([]ArticlePosition, error)
+	// CountOutdated returns how many articles have a fingerprint version
+	// other than v.
+	CountOutdated(ctx context.Context, v fingerprint.Version) (int64, error)
+}
+
+// UpgradeMarks say how far an upgrade's judging again has gone.
+type UpgradeMarks interface {
 	// RejudgeHorizon returns a time before which every stored article is
 	// of version v and every article ingested is visible: the database's
 	// clock once the writes under way when it was read have ended, or the
@@ -47,82 +139,28 @@ type Store interface {
 	MarkRejudged(ctx context.Context, v fingerprint.Version, p ArticlePosition) error
 }
 
-// Reader holds the queries, inside a transaction or outside.
-type Reader interface {
-	// Article returns the article with this id, or KindNotFound.
-	Article(ctx context.Context, id int64) (Article, error)
-	// ArticleByKey returns the article with this source and external id, or
-	// KindNotFound.
-	ArticleByKey(ctx context.Context, source, externalID string) (Article, error)
-	// ArticlesByKeys returns the stored articles with these keys, in any
-	// order; a key that names none is left out.
-	ArticlesByKeys(ctx context.Context, keys []ArticleKey) ([]Article, error)
-	// ExactMatches returns, for each query, the articles whose normalised
-	// text hashes to its content hash, earliest ingested first. The queries
-	// share the first one's Version, ExcludeID, Before and Limit.
-	ExactMatches(ctx context.Context, qs []ExactQuery) ([][]Candidate, error)
-	// NearCandidates returns, for each query, the articles within its
-	// MaxDistance bits of its Simhash, found through the block indexes,
-	// closest first. The queries share the first one's Version, ExcludeID
-	// and Before.
-	NearCandidates(ctx context.Context, qs []NearQuery) ([][]Candidate, error)
-	// CopiesAndCandidates returns what ExactMatches and NearCandidates
-	// return for one article's two queries, asked together.
-	CopiesAndCandidates(ctx context.Context, eq ExactQuery, nq NearQuery) (exact, near []Candidate, err error)
-	// ClusterMembers returns the articles of a cluster, its head included,
-	// earliest ingested first; at most limit of them, 0 for all.
-	ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]Article, error)
-	// Dependants returns the articles that link to article id (whose
-	// DuplicateOf is id), earliest ingested first.
-	Dependants(ctx context.Context, id int64) ([]Article, error)
-	// Candidates returns the stored articles with these ids, in any order;
-	// an id that names no article is left out.
-	Candidates(ctx context.Context, ids []int64) ([]Candidate, error)
-	// SentenceMatches returns the stored sentences that match q's sentences
-	// (the same text, or a simhash within q.MaxDistance bits found through
-	// the sentence block indexes), at most q.PerSentence for each.
-	SentenceMatches(ctx context.Context, q SentenceQuery) ([]SentenceMatch, error)
-	// SentenceHolders counts, for each of q's sentences in order, the
-	// stored sentences SentenceMatches would return for it, and reads none
-	// of their articles.
-	SentenceHolders(ctx context.Context, q SentenceQuery) ([]Holders, error)
-	// ArticleText returns the indexed sentences of article id and the plain
-	// text they point into, or KindNotFound.
-	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
-	// ArticleTexts returns, for each of articles ids that exists, its
-	// indexed sentences and, when plain, the plain text they point into,
-	// as ArticleText does for one, in one statement each.
-	ArticleTexts(ctx context.Context, ids []int64, plain bool) (map[int64]StoredText, error)
-	// Body returns the body of article id as it was sent, or KindNotFound.
-	Body(ctx context.Context, id int64) (string, error)
-	// Upgrade lists up to q.Limit articles after q.After (by ingested_at,
-	// then id), earliest first: with q.Unique, the unique articles of
-	// version q.Version ingested before q.Before; otherwise the articles of
-	// any other version.
-	Upgrade(ctx context.Context, q UpgradeQuery) ([]ArticlePosition, error)
-	// CountOutdated returns how many articles have a fingerprint version
-	// other than v.
-	CountOutdated(ctx context.Context, v fingerprint.Version) (int64, error)
-	// Separated returns the ids of the articles an editor separated from
-	// article id: never linked to it again.
-	Separated(ctx context.Context, id int64) ([]int64, error)
-	// SeparatedPairs returns the pairs an editor separated that hold one
-	// of articles ids.
-	SeparatedPairs(ctx context.Context, ids []int64) ([][2]int64, error)
-}
-
-// Tx is a Store's transaction.
+// Tx is a Store's transaction: the reads, the locks and the writes.
 type Tx interface {
 	Reader
 	EditorialReader
 	EditorialWriter
 	SplitUndoWriter
+	Locker
+	ArticleWriter
+}
+
+// Locker takes a transaction's advisory locks (ingest_locks.go).
+type Locker interface {
 	// Lock takes transaction-scoped advisory locks on keys, in the order
 	// given, and waits for each.
 	Lock(ctx context.Context, keys []LockKey) error
 	// TryLock takes a transaction-scoped lock if it is free and reports
 	// whether it did, without waiting.
 	TryLock(ctx context.Context, key LockKey) (bool, error)
+}
+
+// ArticleWriter writes articles and their links, in a transaction.
+type ArticleWriter interface {
 	// NextIDs reserves n article ids, ascending, for InsertMany.
 	NextIDs(ctx context.Context, n int) ([]int64, error)
 	// InsertMany stores new articles whose ids NextIDs reserved, with their
@@ -163,97 +201,4 @@ type Tx interface {
 	RelinkMany(ctx context.Context, ls []Link) error
 	// Delete removes an article; KindNotFound if it is gone.
 	Delete(ctx context.Context, id int64) error
-}
-
-// ExactQuery asks for stored copies of a text.
-type ExactQuery struct {
-	ContentHash [sha256.Size]byte
-	Version     fingerprint.Version
-	ExcludeID   int64     // an article not to return (the one being judged), 0 for none
-	Before      time.Time // only articles ingested before this; zero for all
-	Limit       int
-}
-
-// NearQuery asks for the stored fingerprints near one fingerprint.
-type NearQuery struct {
-	Simhash     uint64
-	Version     fingerprint.Version
-	MaxDistance int       // 0–3: the block index finds every match up to 3
-	From, To    time.Time // published between From and To; both zero for any time
-	ExcludeID   int64     // an article not to return, 0 for none
-	Before      time.Time // only articles ingested before this; zero for all
-	Limit       int       // at most this many, closest first
-}
-
-// ArticleKey is the client's key of an article.
-type ArticleKey struct {
-	Source, ExternalID string
-}
-
-// ArticlePosition is where an article stands in the order of ingestion.
-type ArticlePosition struct {
-	ID         int64
-	IngestedAt time.Time
-}
-
-// UpgradeQuery asks for the articles an upgrade works through.
-type UpgradeQuery struct {
-	Version fingerprint.Version
-	Unique  bool      // the unique articles of Version ingested before Before; else those of other versions
-	Before  time.Time // with Unique
-	After   ArticlePosition
-	Limit   int
-}
-
-// SentenceQuery asks for the stored sentences that match an article's.
-type SentenceQuery struct {
-	Sentences   []fingerprint.Sentence
-	MaxDistance int   // of a sentence simhash, 0–3
-	ExcludeID   int64 // an article whose sentences are not returned, 0 for none
-	PerSentence int   // at most this many matches for each sentence, 0 for all
-}
-
-// Holders counts the stored sentences matching a query sentence: All of
-// them (at most SentenceQuery.PerSentence), and SameText, those of them with
-// its exact text.
-type Holders struct{ All, SameText int }
-
-// SentenceMatch is a stored sentence that matches one of a query's, with
-// what the judgement needs of its article.
-type SentenceMatch struct {
-	Query      int // the query sentence it matches, an index into SentenceQuery.Sentences
-	ArticleID  int64
-	Position   int
-	Runes      int
-	TextHash   uint64
-	Simhash    uint64
-	HasSimhash bool
-	// Text is the stored sentence, when it is not the query's exact text.
-	Text string
-
-	Version       fingerprint.Version
-	PublishedAt   time.Time
-	IngestedAt    time.Time
-	SentenceRunes int // of the whole article's indexed sentences
-	ExternalID    string
-	Source, Title string
-	ClusterID     int64
-	Status        Status
-}
-
-// StoredText is a stored article's indexed sentences and the plain text
-// they point into (empty when not asked for).
-type StoredText struct {
-	Sentences []fingerprint.Sentence
-	Plain     string
-}
-
-// Link is the verdict of a stored article: the article it links to and the
-// cluster it belongs to.
-type Link struct {
-	ID          int64
-	Status      Status
-	DuplicateOf int64 // 0 when the article heads its cluster
-	ClusterID   int64 // DuplicateOf's cluster; 0 when the article heads its own
-	Similarity        // to DuplicateOf
 }

@@ -21,9 +21,8 @@ import (
 // The articles ingested from the deployment of the new version until the
 // last old row is upgraded — before a run, during it, during a run that
 // was stopped, while an older binary still served — were judged without
-// the old articles not yet done. Once
-// every article ingested before some time (RejudgeHorizon) is of the new
-// version, Rejudge judges each unique one ingested before then again
+// the old articles not yet done. Once every article ingested before some
+// time (RejudgeHorizon) is of the new version, Rejudge judges each unique one ingested before then again
 // against the articles ingested before it. A mark kept in the database
 // (RejudgeMark) says how far that has gone, so that each run starts where
 // the last ended, whenever it stopped and whatever was ingested meanwhile.

@@ -3,8 +3,6 @@ package service
 import (
 	"crypto/sha256"
 	"time"
-
-	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Verdict is the answer about one article.
@@ -51,22 +49,11 @@ type Similarity struct {
 	Overlap float64
 	// LongerOverlap is |A ∩ B| / max(|A|, |B|) of their shingles: the share
 	// of the longer one found in the other. A near duplicate shares most of
-	// both texts (near.go); a digest of three stories, a third of its own.
+	// both texts (rules_near.go); a digest of three stories, a third of its own.
 	LongerOverlap float64
 	// Coverage, for a partial duplicate, is how much of each one's indexed
-	// sentences the other holds (partial.go); zero otherwise.
+	// sentences the other holds (rules_partial.go); zero otherwise.
 	Coverage Coverage
-}
-
-// similarity measures fingerprint fp against a stored one.
-func similarity(fp fingerprint.Fingerprint, simhash uint64, words fingerprint.WordSet, shingles fingerprint.ShingleSet) Similarity {
-	aInB, bInA := fingerprint.Coverage(fp.Shingles, shingles)
-	return Similarity{
-		Distance:      fingerprint.Distance(fp.Simhash, simhash),
-		WordRatio:     fingerprint.Ratio(fp.Words, words),
-		Overlap:       max(aInB, bInA),
-		LongerOverlap: min(aInB, bInA),
-	}
 }
 
 // Match is a stored article that the article duplicates. Matches are
@@ -86,5 +73,12 @@ type Match struct {
 	contentHash [sha256.Size]byte
 	clusterID   int64
 	exact       bool
-	partial     bool // a match, but not near (near.go)
+	partial     bool // a match, but not near (rules_near.go)
+}
+
+// decision is the dedup decision before it is stored.
+type decision struct {
+	status  Status
+	best    *Match // the match the article links to; nil when unique
+	matches []Match
 }

@@ -32,7 +32,7 @@ func TestRepostsAreNearDuplicates(t *testing.T) {
 		aInB, bInA := fingerprint.Coverage(a.Shingles, b.Shingles)
 		dist := fingerprint.Distance(a.Simhash, b.Simhash)
 		// A near duplicate shares most of both texts, neither holding the
-		// other plus much more (service/near.go).
+		// other plus much more (service/rules_near.go).
 		o, held := min(aInB, bInA), max(aInB, bInA)
 		return dist <= opts.MaxDistance && o >= opts.MinOverlap && !(held >= service.HoldShare && o < service.HoldShare), dist, o
 	}

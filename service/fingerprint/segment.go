@@ -20,13 +20,8 @@ import (
 // way cppjieba's tagger looks it up (Dictionary.isContent): the tagger
 // costs as much as the segmentation again.
 //
-// Segmenting a long text's pieces in parts, on goroutines of their own when
-// cores idle, was built and measured (2026-11-26): segment alone was 30–38 %
-// faster for texts of 8–32 KB in two parts on this 2-core machine, none
-// for 4 KB; but one-client checks of real news did not move (bodies of
-// 8–16 KB: p50 8.27 ms against 8.31, three 30 s runs of each build in
-// turn), because a long article's check is mostly its sentence search in
-// the database, not its fingerprint. It was not kept.
+// Segmenting a long text in parts on goroutines was measured and not kept:
+// docs/design-notes.md, "Segmenting in parts".
 
 // piece is a span of a body's plain text between two sentence delimiters.
 type piece struct {

@@ -28,12 +28,8 @@ import (
 //     speech — weighed by TF-IDF; a sentence with fewer than
 //     minSentenceWords of them, or shorter than minSimhashRunes
 //     characters, gets none and is found by its exact hash alone: a short
-//     text's simhash is unreliable. The length floor was chosen on real
-//     news: giving sentences of 10–19 characters no simhash changed no
-//     figure of make eval (2 of 1,204 shared-sentence links lost, no
-//     verdict), and takes the sentences with a simhash from 91.9 % to
-//     81.6 % of the 31 a Sina article has: 11 % fewer entries in the
-//     eight block indexes, and 10 % fewer index probes a lookup.
+//     text's simhash is unreliable (the floor's figures:
+//     docs/design-notes.md, "Sentences with a simhash").
 //
 // At most MaxSentences sentences of a body are indexed (the first): a real
 // article has 12 at the median and 83 at the 99th percentile, and a body of

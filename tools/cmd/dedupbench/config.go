@@ -54,6 +54,12 @@ type config struct {
 	sentenceRows     int // sentence rows in all; 0 skips the section
 	sentenceArticles int // real articles stored (a tenth as many more are held back)
 	sentenceQueries  int
+	// sentenceLargeRows: after the lookups at sentenceRows, the index grows
+	// to this many rows and they run again (issue 38's tier); at most
+	// sentenceRows skips it. sentenceGrowArticles more real articles are
+	// then stored through the service, to see what ingest adds an article.
+	sentenceLargeRows    int
+	sentenceGrowArticles int
 
 	// The check-on-real-news section (news_check.go).
 	newsCheckRows          int // rows of its database in all; 0 skips the section
@@ -106,9 +112,11 @@ func defaultConfig() config {
 		newsBatchClients:  []int{2, 4},
 		newsSingleClients: 16,
 
-		sentenceRows:     10_000_000,
-		sentenceArticles: 4_000,
-		sentenceQueries:  200,
+		sentenceRows:         10_000_000,
+		sentenceArticles:     4_000,
+		sentenceQueries:      200,
+		sentenceLargeRows:    100_000_000,
+		sentenceGrowArticles: 2_000,
 
 		newsCheckRows:          1_000_000,
 		newsCheckQueries:       1_000,
@@ -139,6 +147,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.sentenceRows, "sentence-rows", cfg.sentenceRows, "the sentence-lookup section's sentence index holds this many rows (0 skips the section)")
 	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")
 	fs.IntVar(&cfg.sentenceQueries, "sentence-queries", cfg.sentenceQueries, "articles whose sentences the sentence-lookup section looks up")
+	fs.IntVar(&cfg.sentenceLargeRows, "sentence-large-rows", cfg.sentenceLargeRows, "after its lookups at -sentence-rows, the sentence-lookup section grows its index to this many rows and looks up again (about 16 GB of disk and an hour at 100,000,000; at most -sentence-rows skips it)")
+	fs.IntVar(&cfg.sentenceGrowArticles, "sentence-grow-articles", cfg.sentenceGrowArticles, "at -sentence-large-rows, the sentence-lookup section then stores this many more real articles through the service and measures what they grew the index by")
 	fs.IntVar(&cfg.newsCheckReps, "news-check-reps", cfg.newsCheckReps, "how many times the /v1/check-on-real-news section repeats its runs (one client, then 16, for each kind of request), in turn; its goals judge the median run")
 	fs.IntVar(&cfg.newsCheckRows, "news-check-rows", cfg.newsCheckRows, "the /v1/check-on-real-news section's database holds this many rows: the real news, the rest random fingerprints (0 skips the section)")
 	pool := fs.Int("pool", int(cfg.poolSize), "the in-process service's repo pool, in connections (dedupd's DEDUP_DB_MAX_CONNS)")
@@ -169,8 +179,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, errors.New("-corrections-reps must be 1 or more")
 	case cfg.only == onlyCorrections && len(cfg.correctionDependants) == 0:
 		return cfg, errors.New("-only " + onlyCorrections + " with -corrections-dependants empty measures nothing")
-	case cfg.sentenceRows < 0 || cfg.sentenceArticles < 1 || cfg.sentenceQueries < 1:
-		return cfg, errors.New("-sentence-rows must be 0 or more, -sentence-articles and -sentence-queries 1 or more")
+	case cfg.sentenceRows < 0 || cfg.sentenceArticles < 1 || cfg.sentenceQueries < 1 || cfg.sentenceLargeRows < 0 || cfg.sentenceGrowArticles < 1:
+		return cfg, errors.New("-sentence-rows and -sentence-large-rows must be 0 or more, -sentence-articles, -sentence-queries and -sentence-grow-articles 1 or more")
 	case cfg.only == onlySentenceLookup && cfg.sentenceRows == 0:
 		return cfg, errors.New("-only " + onlySentenceLookup + " with -sentence-rows 0 measures nothing")
 	case cfg.newsCheckRows < 0 || cfg.newsCheckArticles < 0:

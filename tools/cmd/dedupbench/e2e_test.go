@@ -49,6 +49,7 @@ func TestTinyRun(t *testing.T) {
 	cfg.sentenceRows = 3_000 // the section on 围城 too (sentence_lookup_test.go tests it)
 	cfg.sentenceArticles = 30
 	cfg.sentenceQueries = 8
+	cfg.sentenceLargeRows = 0 // TestSentenceOnly grows the index
 	cfg.newsCheckRows = 3_000 // without the corpora the section says so and measures nothing (news_check_test.go measures it)
 	cfg.correctionDependants = []int{0, 5}
 	cfg.correctionReps = 1

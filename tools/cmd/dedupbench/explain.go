@@ -14,6 +14,7 @@ type planNode struct {
 	RelationName     string     `json:"Relation Name"`
 	TotalCost        float64    `json:"Total Cost"`
 	IndexName        string     `json:"Index Name"`
+	IndexCond        string     `json:"Index Cond"`
 	ActualRows       float64    `json:"Actual Rows"`
 	ActualLoops      float64    `json:"Actual Loops"`
 	RemovedByFilter  float64    `json:"Rows Removed by Filter"`
@@ -22,7 +23,6 @@ type planNode struct {
 	LossyHeapBlocks  float64    `json:"Lossy Heap Blocks"`
 	SharedHitBlocks  float64    `json:"Shared Hit Blocks"`
 	SharedReadBlocks float64    `json:"Shared Read Blocks"`
-	WorkersLaunched  float64    `json:"Workers Launched"`
 	Plans            []planNode `json:"Plans"`
 }
 

@@ -125,6 +125,7 @@ func judgeGoals(r *Results) []Goal {
 		Status:   status(r.Fingerprint.MBPerSec >= goalFingerprintMB),
 	})
 	goals = append(goals, newsGoals(r.NewsIngest)...)
-	goals = append(goals, sentenceGoals(r.SentenceLookup)...)
+	goals = append(goals, sentenceCostGoals(r.NewsIngest)...)
+	goals = append(goals, sentenceGoals(r.SentenceLookup, r.SentenceLookupLarge)...)
 	return append(goals, correctionGoals(r.Corrections)...)
 }

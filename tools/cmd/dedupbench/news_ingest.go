@@ -143,6 +143,10 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 	if err != nil {
 		return NewsRun{}, err
 	}
+	before, err := measureStored(ctx, dbURL)
+	if err != nil {
+		return NewsRun{}, err
+	}
 	var settings []service.Setting
 	if !m.Sentences {
 		settings = append(settings, service.WithoutSentenceIndex())
@@ -182,9 +186,12 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 	if err != nil {
 		return NewsRun{}, err
 	}
-	if run.Stored, err = countArticles(ctx, dbURL); err != nil {
+	after, err := measureStored(ctx, dbURL)
+	if err != nil {
 		return NewsRun{}, err
 	}
+	run.Stored = after.articles
+	run.Bytes = &RunBytes{Database: after.database - before.database, Sentences: after.sentences - before.sentences}
 	if !cfg.keep {
 		if err := dropDatabase(ctx, cfg.serverURL, name); err != nil {
 			return NewsRun{}, err
@@ -204,16 +211,26 @@ func serverCPUClock(ctx context.Context, url string) (proccpu.Clock, error) {
 	return proccpu.NewClock(ctx, pool), nil
 }
 
-// countArticles counts the rows of the articles table at dbURL.
-func countArticles(ctx context.Context, dbURL string) (int, error) {
+// stored is what a run's database holds: its articles, its size, and the
+// size of the sentence index (the table sentences with its indexes).
+type stored struct {
+	articles            int
+	database, sentences int64
+}
+
+// measureStored counts the articles at dbURL and measures the database and
+// the sentence index, as they are: what ingest grew, free space included.
+func measureStored(ctx context.Context, dbURL string) (stored, error) {
 	pool, err := openPool(ctx, dbURL, 1)
 	if err != nil {
-		return 0, err
+		return stored{}, err
 	}
 	defer pool.Close()
-	var n int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM articles`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count the stored articles: %w", err)
+	var s stored
+	err = pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM articles), pg_database_size(current_database()), pg_total_relation_size('sentences')`).
+		Scan(&s.articles, &s.database, &s.sentences)
+	if err != nil {
+		return stored{}, fmt.Errorf("count the stored articles and measure their bytes: %w", err)
 	}
-	return n, nil
+	return s, nil
 }

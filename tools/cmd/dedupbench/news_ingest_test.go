@@ -83,6 +83,14 @@ func runNewsSection(t *testing.T, cfg *config) *NewsIngestResult {
 			t.Errorf("%s: %d articles stored, want the %d sent", modeName(&m), run.Stored, res.Articles)
 		}
 		switch {
+		case m.Kind == newsFingerprint && run.Bytes != nil:
+			t.Errorf("fingerprint-only measured bytes: %+v", *run.Bytes)
+		case m.Kind != newsFingerprint && (run.Bytes == nil || run.Bytes.Database <= 0):
+			t.Errorf("%s: bytes grown %+v, want the database grown", modeName(&m), run.Bytes)
+		case m.Kind != newsFingerprint && m.Sentences != (run.Bytes.Sentences > 0):
+			t.Errorf("%s: the sentence index grew by %d bytes", modeName(&m), run.Bytes.Sentences)
+		}
+		switch {
 		case m.Kind == newsFingerprint && run.Sessions != nil:
 			t.Errorf("fingerprint-only sampled database sessions: %+v", *run.Sessions)
 		case m.Kind != newsFingerprint && (run.Sessions == nil || run.Sessions.Samples < 1):
@@ -123,12 +131,12 @@ func TestNewsIngestFallback(t *testing.T) {
 	var b strings.Builder
 	writeNewsIngest(&b, res, true)
 	md := b.String()
-	for _, want := range []string{"## " + newsSectionTitle, "real corpora were MISSING", "no-corpora", "not** figures on real news", "### Goals of this section", "sentence index", "### CPU time per article", "### What the database's sessions were doing"} {
+	for _, want := range []string{"## " + newsSectionTitle, "real corpora were MISSING", "no-corpora", "not** figures on real news", "### Goals of this section", "sentence index", "### CPU time per article", "### Bytes per article", "### What the database's sessions were doing", "≤ 3× that without it"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the section does not say %q:\n%s", want, md)
 		}
 	}
-	for _, g := range newsGoals(res) {
+	for _, g := range append(newsGoals(res), sentenceCostGoals(res)...) {
 		if !strings.Contains(g.Note, "not real news") {
 			t.Errorf("goal %q does not say it was measured on 围城: %+v", g.Goal, g)
 		}

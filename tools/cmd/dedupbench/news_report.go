@@ -45,11 +45,12 @@ func writeNewsIngest(b *strings.Builder, r *NewsIngestResult, goals bool) {
 	writeNewsTable(b, r, newsSingle)
 	writeNewsWhy(b, r)
 	writeNewsCPU(b, r)
+	writeNewsBytes(b, r)
 	writeNewsSessions(b, r)
 
 	if goals {
 		w("### Goals of this section\n\n| goal | measured | status |\n| --- | --- | --- |\n")
-		for _, g := range newsGoals(r) {
+		for _, g := range append(newsGoals(r), sentenceCostGoals(r)...) {
 			st := "**" + g.Status + "**"
 			if g.Note != "" {
 				st += " — " + g.Note

@@ -89,9 +89,20 @@ type NewsRun struct {
 	RequestMS  Summary        `json:"request_ms"` // per request (batch or article); empty for fingerprint-only
 	Ratio      float64        `json:"ratio_to_fingerprint_only,omitempty"`
 	CPU        *RunCPU        `json:"cpu,omitempty"`
+	// Bytes is what the run grew its database by; nil for fingerprint-only
+	// and for runs measured before it was.
+	Bytes *RunBytes `json:"bytes_grown,omitempty"`
 	// Sessions is what the run's database sessions were doing, sampled
 	// (sessions.go); nil for fingerprint-only and for runs measured before.
 	Sessions *SessionSamples `json:"db_sessions,omitempty"`
+}
+
+// RunBytes is how much a run's database grew, as ingest left it (no VACUUM
+// after it): in all, and the sentence index's part (the table sentences
+// with its indexes), which is empty without the sentence index.
+type RunBytes struct {
+	Database  int64 `json:"database"`
+	Sentences int64 `json:"sentence_index"`
 }
 
 // mode returns the section's measurement of kind with sentences and

@@ -41,13 +41,13 @@ func runNewsOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error)
 func runSentenceOnly(ctx context.Context, cfg *config, stdout io.Writer) (err error) {
 	return runOnly(ctx, cfg, stdout, func(dict *fingerprint.Dictionary, made *[]string) (string, func(*Results), error) {
 		novel := sync.OnceValues(corpus.LoadNovel)
-		sl, err := benchSentenceLookup(ctx, cfg, dict, novel, made)
+		sl, large, err := benchSentenceLookup(ctx, cfg, dict, novel, made)
 		if err != nil {
 			return "", nil, fmt.Errorf("sentence lookup: %w", err)
 		}
 		var b strings.Builder
-		writeSentenceLookup(&b, sl, true)
-		return b.String(), func(r *Results) { r.SentenceLookup = sl }, nil
+		writeSentenceLookup(&b, sl, large, true)
+		return b.String(), func(r *Results) { r.SentenceLookup, r.SentenceLookupLarge = sl, large }, nil
 	})
 }
 

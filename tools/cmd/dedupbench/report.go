@@ -43,7 +43,7 @@ func renderReport(r *Results) string {
 	writeService(&b, r)
 	writeNewsIngest(&b, r.NewsIngest, false)
 	writeNewsCheck(&b, r.NewsCheck, false)
-	writeSentenceLookup(&b, r.SentenceLookup, false)
+	writeSentenceLookup(&b, r.SentenceLookup, r.SentenceLookupLarge, false)
 	writeCorrections(&b, r.Corrections, false)
 	writeRun(&b, r)
 	return b.String()

@@ -20,6 +20,9 @@ type Results struct {
 	NewsCheck *NewsCheckResult `json:"news_check,omitempty"`
 	// SentenceLookup is nil when the run skipped it (-sentence-rows 0).
 	SentenceLookup *SentenceLookupResult `json:"sentence_lookup,omitempty"`
+	// SentenceLookupLarge is the same index grown to -sentence-large-rows
+	// (issue 38's tier); nil when the run skipped it.
+	SentenceLookupLarge *SentenceLookupResult `json:"sentence_lookup_large,omitempty"`
 	// Corrections is nil when the run skipped it (-corrections-dependants
 	// empty).
 	Corrections  *CorrectionsResult `json:"corrections,omitempty"`

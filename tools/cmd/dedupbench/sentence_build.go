@@ -32,6 +32,9 @@ type sentenceDB struct {
 	Stored   []newsItem
 	StoredID map[string]int64 // external id → article id
 	Unstored []newsItem
+	// Grow are more real articles, neither stored nor queried: what the
+	// largest tier stores through the service to see how ingest grows it.
+	Grow []newsItem
 }
 
 // buildSentenceDB makes database name hold cfg.sentenceRows sentence
@@ -40,7 +43,11 @@ type sentenceDB struct {
 // bulk (sentence_bulk.go). It fills in res's load figures.
 func buildSentenceDB(ctx context.Context, cfg *config, alg fingerprint.Algorithm, novel func() (*corpus.Novel, error), name string, res *SentenceLookupResult) (*sentenceDB, error) {
 	held := max(cfg.sentenceArticles/10, 1) // unstored articles, to query
-	set, err := loadNewsSet(ctx, cfg.corpora, cfg.sentenceArticles+held, novel)
+	grow := 0
+	if cfg.sentenceLargeRows > cfg.sentenceRows {
+		grow = cfg.sentenceGrowArticles
+	}
+	set, err := loadNewsSet(ctx, cfg.corpora, cfg.sentenceArticles+held+grow, novel)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +56,8 @@ func buildSentenceDB(ctx context.Context, cfg *config, alg fingerprint.Algorithm
 	}
 	res.Source, res.CorporaDir, res.Fallback = set.Source, cfg.corpora, set.Fallback
 	stored := min(cfg.sentenceArticles, len(set.Items))
-	db := &sentenceDB{Set: set, Stored: set.Items[:stored], Unstored: set.Items[stored:]}
+	unstored := min(stored+held, len(set.Items))
+	db := &sentenceDB{Set: set, Stored: set.Items[:stored], Unstored: set.Items[stored:unstored], Grow: set.Items[unstored:]}
 	res.UnstoredArticles = len(db.Unstored)
 
 	if db.URL, err = createDatabase(ctx, cfg.serverURL, name, false); err != nil {

@@ -26,16 +26,15 @@ import (
 // writes an article's sentences.
 
 // sentenceRebuilt are the sentence indexes dropped before the bulk COPY and
-// built after it: the eight block indexes and the text hash's. The BRIN
-// index on article_id stays: it costs next to nothing to keep.
-var sentenceRebuilt = regexp.MustCompile(`^sentences_([ab][0-3]|text_hash)_idx$`)
+// built after it: the block keys' and the text hash's. The BRIN index on
+// article_id stays (it costs next to nothing to keep), and so do the block
+// columns' B-trees, which hold only rows written before migration 00019:
+// the bulk, as the service, leaves the block columns empty.
+var sentenceRebuilt = regexp.MustCompile(`^sentences_(block_keys|text_hash)_idx$`)
 
-// bulkColumns are the sentence columns the bulk fills: all of them, in the
-// order of repo's sentenceColumns (unexported).
-var bulkColumns = []string{
-	"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash",
-	"a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3",
-}
+// bulkColumns are the sentence columns the bulk fills, those of repo's
+// sentenceColumns (unexported), in its order.
+var bulkColumns = []string{"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash"}
 
 // sentenceShape is what a bulk row takes from a real sentence.
 type sentenceShape struct {
@@ -70,7 +69,7 @@ func loadBulk(ctx context.Context, cfg *config, pool *pgxpool.Pool, rows, perArt
 	res.Load.CopySeconds = time.Since(start).Seconds()
 	res.BulkArticles, res.BulkRows, res.BulkPerArticle = articles, rows, perArticle
 
-	if res.Load.IndexSeconds, err = restoreIndexes(ctx, cfg, pool, defs); err != nil {
+	if res.Load.IndexSeconds, err = restoreSentenceIndexes(ctx, cfg, pool, defs); err != nil {
 		return err
 	}
 	start = time.Now()
@@ -87,7 +86,11 @@ func loadBulk(ctx context.Context, cfg *config, pool *pgxpool.Pool, rows, perArt
 
 // realShapes reads the shape of every sentence of the real part.
 func realShapes(ctx context.Context, pool *pgxpool.Pool) ([]sentenceShape, error) {
-	rows, err := pool.Query(ctx, `SELECT runes, end_char - start_char, simhash IS NOT NULL FROM sentences`)
+	// The real part was stored first, into an empty database: its
+	// articles have the lowest ids.
+	rows, err := pool.Query(ctx, `
+		SELECT runes, end_char - start_char, simhash IS NOT NULL FROM sentences
+		WHERE article_id <= (SELECT max(id) FROM articles WHERE source = $1)`, sentenceSource)
 	if err != nil {
 		return nil, fmt.Errorf("read the real sentences' shapes: %w", err)
 	}
@@ -129,19 +132,24 @@ func dropSentenceIndexes(ctx context.Context, pool *pgxpool.Pool) ([]string, err
 		}
 		defs = append(defs, i.def)
 	}
-	if len(defs) != 9 {
-		return nil, fmt.Errorf("the schema has %d of the nine sentence indexes rebuilt (eight block indexes and the text hash's): has it changed?", len(defs))
+	if len(defs) != 2 {
+		return nil, fmt.Errorf("the schema has %d of the two sentence indexes rebuilt (the block keys' and the text hash's): has it changed?", len(defs))
 	}
 	return defs, nil
 }
 
-// copySyntheticArticles stores n synthetic articles, unique, with a random
-// simhash and no text to speak of, and returns their ids in order.
+// copySyntheticArticles stores n more synthetic articles, unique, with a
+// random simhash and no text to speak of, and returns their ids in order.
 func copySyntheticArticles(ctx context.Context, cfg *config, pool *pgxpool.Pool, rng *rand.Rand, n int) ([]int64, error) {
+	var before, lastID int64 // the synthetic articles there are already, and the highest id
+	err := pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE source = $1), coalesce(max(id), 0) FROM articles`, sentenceSynthetic).Scan(&before, &lastID)
+	if err != nil {
+		return nil, fmt.Errorf("count the synthetic articles: %w", err)
+	}
 	for from := 0; from < n; from += copyChunk {
 		batch := make([]fixtureRow, min(copyChunk, n-from))
 		for i := range batch {
-			id := "synthetic-" + strconv.Itoa(from+i)
+			id := "synthetic-" + strconv.FormatInt(before+int64(from+i), 10)
 			batch[i] = fixtureRow{Body: "synthetic", Article: service.Article{
 				Source:             sentenceSynthetic,
 				ExternalID:         id,
@@ -156,7 +164,7 @@ func copySyntheticArticles(ctx context.Context, cfg *config, pool *pgxpool.Pool,
 			return nil, err
 		}
 	}
-	rows, err := pool.Query(ctx, `SELECT id FROM articles WHERE source = $1 ORDER BY id`, sentenceSynthetic)
+	rows, err := pool.Query(ctx, `SELECT id FROM articles WHERE source = $1 AND id > $2 ORDER BY id`, sentenceSynthetic, lastID)
 	if err != nil {
 		return nil, fmt.Errorf("read the synthetic articles' ids: %w", err)
 	}
@@ -186,18 +194,9 @@ func copySyntheticSentences(ctx context.Context, cfg *config, pool *pgxpool.Pool
 		next++
 		position = next % perArticle
 		if !s.Simhash {
-			return append(values, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+			return append(values, nil)
 		}
-		h := rng.Uint64()
-		values = append(values, int64(h))
-		b := fingerprint.BlocksOf(h) // as the service computes them (repo's blockArgs)
-		for _, v := range b.A {
-			values = append(values, int16(v))
-		}
-		for _, v := range b.B {
-			values = append(values, int16(v))
-		}
-		return values
+		return append(values, int64(rng.Uint64()))
 	}
 	for from := 0; from < rows; from += sentenceCopyChunk {
 		n := min(sentenceCopyChunk, rows-from)
@@ -215,4 +214,32 @@ func copySyntheticSentences(ctx context.Context, cfg *config, pool *pgxpool.Pool
 		progressf(cfg, "  bulk: copied %d of %d sentence rows", from+n, rows)
 	}
 	return nil
+}
+
+// sentenceIndexMemory is the maintenance_work_mem the sentence indexes are
+// built with: a GIN index builds its posting lists in it and writes them
+// out each time it fills, so at 100,000,000 rows a smaller one means more
+// passes over the index, and fuller and fewer pages with a larger one.
+const sentenceIndexMemory = "2GB"
+
+// restoreSentenceIndexes builds the sentence indexes loadBulk dropped, on
+// one connection with sentenceIndexMemory, and returns how long it took.
+func restoreSentenceIndexes(ctx context.Context, cfg *config, pool *pgxpool.Pool, defs []string) (seconds float64, err error) {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("acquire a connection: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SET maintenance_work_mem = '"+sentenceIndexMemory+"'"); err != nil {
+		return 0, fmt.Errorf("set maintenance_work_mem: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "RESET maintenance_work_mem")
+	start := time.Now()
+	for _, def := range defs {
+		progressf(cfg, "  %s", def)
+		if _, err := conn.Exec(ctx, def); err != nil {
+			return 0, fmt.Errorf("%s: %w", def, err)
+		}
+	}
+	return time.Since(start).Seconds(), nil
 }

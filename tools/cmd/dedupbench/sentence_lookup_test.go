@@ -11,15 +11,18 @@ import (
 )
 
 // TestSentenceOnly runs -only sentence-lookup on a tiny index (20,000
-// rows, 10 queries, the real part cut from 围城) into a folder holding
-// docs/benchmarks.json, and checks the rows loaded, that
-// a stored article's own text finds every one of its sentences, the
-// Markdown, the merge, and that the database is gone.
+// rows grown to 40,000, 10 queries, the real part cut from 围城) into a
+// folder holding docs/benchmarks.json, and checks the rows loaded, that a
+// stored article's own text finds every one of its sentences at both
+// sizes, the growth by ingest, the Markdown, the merge, and that the
+// database is gone.
 func TestSentenceOnly(t *testing.T) {
 	cfg := newsTestConfig(t, "", 1)
 	cfg.sentenceRows = 20_000
 	cfg.sentenceArticles = 100
 	cfg.sentenceQueries = 10
+	cfg.sentenceLargeRows = 40_000
+	cfg.sentenceGrowArticles = 6
 	cfg.out = t.TempDir()
 	// An earlier run's results: the repository's own.
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", jsonFile))
@@ -68,14 +71,34 @@ func TestSentenceOnly(t *testing.T) {
 	if r.Returned.Min < 0 || r.Returned.Max == 0 || r.Sentences.Min < 1 || r.DBMS.N != r.Queries || r.Sizes.Total <= r.Sizes.Heap {
 		t.Errorf("returned %+v, sentences %+v, timings %+v, sizes %+v", r.Returned, r.Sentences, r.DBMS, r.Sizes)
 	}
+	l := after.SentenceLookupLarge
+	switch {
+	case l == nil:
+		t.Fatalf("%s has no larger sentence tier", jsonFile)
+	case l.Loaded != cfg.sentenceLargeRows || l.RealRows+l.BulkRows != l.Loaded || l.RealRows != r.RealRows:
+		t.Errorf("the larger tier loaded %d rows (real %d, bulk %d), want %d with the first tier's %d real ones", l.Loaded, l.RealRows, l.BulkRows, cfg.sentenceLargeRows, r.RealRows)
+	case l.Queries != r.Queries || l.StoredAllFoundOrCapped != l.StoredQueries || l.Buffers.Median <= 0 || l.Sizes.Total <= r.Sizes.Total:
+		t.Errorf("the larger tier: %d queries, %d of %d stored found, buffers %+v, sizes %d after %d", l.Queries, l.StoredAllFoundOrCapped, l.StoredQueries, l.Buffers, l.Sizes.Total, r.Sizes.Total)
+	case l.Growth == nil || l.Growth.Articles+l.Growth.Refused != cfg.sentenceGrowArticles || l.Growth.Rows == 0 || l.Growth.Bytes <= 0:
+		t.Errorf("the growth by ingest is %+v, want %d articles' rows and bytes", l.Growth, cfg.sentenceGrowArticles)
+	}
+	goals := map[string]Goal{}
+	for _, g := range after.Goals {
+		goals[g.Goal] = g
+	}
 	var latency *Goal
 	for i, g := range after.Goals {
-		if strings.HasPrefix(g.Goal, "sentence lookup of one article") {
+		if strings.HasPrefix(g.Goal, "sentence lookup of one article") && strings.Contains(g.Goal, "20,000") {
 			latency = &after.Goals[i]
 		}
 	}
-	if latency == nil || latency.Status != statusNotMeasured || !strings.Contains(latency.Goal, "20,000 stored sentences") {
+	if latency == nil || latency.Status != statusNotMeasured {
 		t.Errorf("the goal at 20,000 rows is %+v, want it not measured at 10,000,000", latency)
+	}
+	for _, want := range []string{goalSentenceLargeWhat} {
+		if g, ok := goals[want]; !ok || g.Status != statusNotMeasured || !strings.Contains(g.Note, "40,000 rows") || g.Measured == "" {
+			t.Errorf("goal %q = %+v, want it measured at 40,000 rows and not judged", want, g)
+		}
 	}
 
 	md, err := os.ReadFile(filepath.Join(cfg.out, reportFile))
@@ -83,7 +106,7 @@ func TestSentenceOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, text := range []string{string(md), stdout.String()} {
-		for _, want := range []string{"## " + sentenceSectionTitle, "**20,000 rows**", "MISSING", "per stored article"} {
+		for _, want := range []string{"## " + sentenceSectionTitle, "**20,000 rows**", "MISSING", "per stored article", "### At 40,000 sentences", "**Memory.**", "#### What ingest adds"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the section does not mention %q:\n%s", want, text)
 			}
@@ -103,7 +126,10 @@ func TestSentenceFlags(t *testing.T) {
 	if _, err := parseFlags([]string{"-only", onlySentenceLookup, "-sentence-rows", "0"}, &strings.Builder{}); err == nil {
 		t.Error("-only sentence-lookup with -sentence-rows 0 was accepted")
 	}
-	if cfg, err := parseFlags(nil, &strings.Builder{}); err != nil || cfg.sentenceRows != 10_000_000 {
-		t.Errorf("default -sentence-rows = %d, %v; want 10,000,000", cfg.sentenceRows, err)
+	if cfg, err := parseFlags(nil, &strings.Builder{}); err != nil || cfg.sentenceRows != 10_000_000 || cfg.sentenceLargeRows != 100_000_000 {
+		t.Errorf("default -sentence-rows = %d, -sentence-large-rows = %d, %v; want 10,000,000 and 100,000,000", cfg.sentenceRows, cfg.sentenceLargeRows, err)
+	}
+	if cfg, err := parseFlags([]string{"-sentence-large-rows", "0", "-sentence-grow-articles", "50"}, &strings.Builder{}); err != nil || cfg.sentenceLargeRows != 0 || cfg.sentenceGrowArticles != 50 {
+		t.Errorf("parseFlags() = %+v, %v", cfg, err)
 	}
 }

@@ -27,16 +27,16 @@ const (
 	novelMaxRunes = 1500
 )
 
-// articleSource says which articles the clients sent; the report describes
-// it and -out writes it.
+// articleSource says which articles the clients sent, as the report
+// describes them.
 type articleSource struct {
-	Source   string `json:"source"`                // corpusNews or corpusNovel: what was used
-	Fallback string `json:"fallback,omitempty"`    // why the news corpora were not used when asked for
-	Dir      string `json:"corpora_dir,omitempty"` // where the news came from
-	Sina     int    `json:"sina_articles,omitempty"`
-	CCTV     int    `json:"cctv_articles,omitempty"`
-	Blank    int    `json:"blank_bodies_left_out,omitempty"` // news articles with no body, which the service refuses
-	Texts    int    `json:"texts"`                           // distinct texts the load drew from
+	Source   string // corpusNews or corpusNovel: what was used
+	Fallback string // why the news corpora were not used when asked for
+	Dir      string // where the news came from
+	Sina     int
+	CCTV     int
+	Blank    int // news articles with no body, which the service refuses
+	Texts    int // distinct texts the load drew from
 }
 
 // loadArticles returns the distinct texts the load sends. With -corpus news

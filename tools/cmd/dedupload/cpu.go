@@ -24,15 +24,15 @@ const goalRequestsPerSecond = 1000
 
 // loadCPU is the CPU time one run's measurement spent.
 type loadCPU struct {
-	DedupdSeconds float64 `json:"dedupd_seconds"`
+	DedupdSeconds float64
 	// PostgresSeconds counts every process of the PostgreSQL server
 	// (backends, autovacuum, the WAL writer, the checkpointer…); nil when
 	// they could not be read here, PostgresUnread saying why.
-	PostgresSeconds *float64 `json:"postgres_seconds,omitempty"`
-	PostgresUnread  string   `json:"postgres_unread,omitempty"`
+	PostgresSeconds *float64
+	PostgresUnread  string
 	// ClientsSeconds counts this program: the clients, their HTTP and
 	// JSON, the readings of /metrics.
-	ClientsSeconds float64 `json:"clients_seconds"`
+	ClientsSeconds float64
 }
 
 // cpuSnapshot is one reading of the three sides' CPU time.

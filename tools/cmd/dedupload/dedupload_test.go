@@ -154,12 +154,12 @@ func TestParseMetrics(t *testing.T) {
 func TestReadingTakesTheSmallestSample(t *testing.T) {
 	t.Parallel()
 	window := []memSample{
-		{At: 1 * time.Second, GoHeap: 30, GoLive: 12, RSS: 200, CHeap: 100, CPUSeconds: 1},
-		{At: 2 * time.Second, GoHeap: 20, GoLive: 11, RSS: 210, CHeap: 101, CPUSeconds: 2},
-		{At: 3 * time.Second, GoHeap: 40, GoLive: 13, RSS: 205, CHeap: 99, CPUSeconds: 3},
+		{GoHeap: 30, GoLive: 12, RSS: 200, CHeap: 100, CPUSeconds: 1},
+		{GoHeap: 20, GoLive: 11, RSS: 210, CHeap: 101, CPUSeconds: 2},
+		{GoHeap: 40, GoLive: 13, RSS: 205, CHeap: 99, CPUSeconds: 3},
 	}
 	got := reading("x", window)
-	want := memReading{Label: "x", AtSeconds: 3, Samples: 3, GoHeapBytes: 20, GoLiveBytes: 11, RSSBytes: 200, CHeapBytes: 99, CPUSeconds: 3}
+	want := memReading{Label: "x", GoHeapBytes: 20, GoLiveBytes: 11, RSSBytes: 200, CHeapBytes: 99, CPUSeconds: 3}
 	if got != want {
 		t.Errorf("reading() = %+v, want %+v", got, want)
 	}

@@ -27,13 +27,12 @@
 //
 // It asserts nothing. It prints a verdict line (memory flat or not) and a
 // Markdown section for docs/benchmarks.md on stdout, progress on stderr,
-// with -md FILE the section to FILE (docs/loadtest.md, or
-// docs/loadtest-crowded.md for the novel), and with -out FILE the figures
-// as JSON.
+// and with -md FILE the section to FILE (docs/loadtest.md, or
+// docs/loadtest-crowded.md for the novel).
 //
 // Usage (make loadtest sets DATABASE_URL, starting the local cluster):
 //
-//	DATABASE_URL=postgres://… go run ./tools/cmd/dedupload [-corpus news|novel] [-corpora DIR] [-clients 50] [-duration 60s] [-min-requests 100000] [-reps 3] [-md FILE] [-out FILE]
+//	DATABASE_URL=postgres://… go run ./tools/cmd/dedupload [-corpus news|novel] [-corpora DIR] [-clients 50] [-duration 60s] [-min-requests 100000] [-reps 3] [-md FILE]
 package main
 
 import (
@@ -73,18 +72,17 @@ func main() {
 
 // settings are the command line's.
 type settings struct {
-	Clients     int           `json:"clients"`
-	Duration    time.Duration `json:"duration_ns"`
-	MinRequests int           `json:"min_requests"`
-	MaxDuration time.Duration `json:"max_duration_ns"`
-	Warmup      time.Duration `json:"warmup_ns"`
-	Pool        int           `json:"db_max_conns"`
-	Corpus      string        `json:"corpus"` // corpusNews or corpusNovel: what was asked for
-	Corpora     string        `json:"corpora_dir"`
-	Articles    int           `json:"articles"` // 0: all the news, or novelArticles cuts
-	Seed        uint64        `json:"seed"`
-	Reps        int           `json:"reps"`
-	out         string
+	Clients     int
+	Duration    time.Duration
+	MinRequests int
+	MaxDuration time.Duration
+	Warmup      time.Duration
+	Pool        int
+	Corpus      string // corpusNews or corpusNovel: what was asked for
+	Corpora     string
+	Articles    int // 0: all the news, or novelArticles cuts
+	Seed        uint64
+	Reps        int
 	md          string
 	dedupd      string
 }
@@ -104,7 +102,6 @@ func parseFlags(args []string, stderr io.Writer) (settings, error) {
 	fs.IntVar(&s.Articles, "articles", 0, fmt.Sprintf("distinct texts (keys are always distinct): with -corpus news the first so many of the shuffled articles, 0 for all; with -corpus novel so many cuts, 0 for %d", novelArticles))
 	fs.Uint64Var(&s.Seed, "seed", 1, "seed of the articles (the news's shuffle, the novel's cuts) and of the mix")
 	fs.IntVar(&s.Reps, "reps", 3, "run the whole load test this many times, one after the other, each on a fresh database with a fresh dedupd; the report gives every run and the median run in full")
-	fs.StringVar(&s.out, "out", "", "also write the figures as JSON to this file")
 	fs.StringVar(&s.md, "md", "", "also write the Markdown section to this file (docs/loadtest.md, which docs/benchmarks.md embeds)")
 	fs.StringVar(&s.dedupd, "dedupd", "", "a dedupd binary to run instead of building one from this module")
 	if err := fs.Parse(args); err != nil {
@@ -198,16 +195,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		logf("wrote %s", s.md)
 	}
-	if s.out != "" {
-		b, err := json.MarshalIndent(all, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(s.out, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
-		logf("wrote %s", s.out)
-	}
 	return ctx.Err()
 }
 
@@ -254,11 +241,10 @@ type dedupdProcess struct {
 	exited chan struct{}
 	err    error
 
-	mu         sync.Mutex
-	warnings   int
-	errors     int
-	lastErrors []string
-	tail       []string // the last lines of its log
+	mu       sync.Mutex
+	warnings int
+	errors   int
+	tail     []string // the last lines of its log
 }
 
 // startDedupd runs bin serve with env on top of this process's environment
@@ -321,9 +307,6 @@ func (d *dedupdProcess) readLog(r io.Reader, addr chan<- string) {
 		switch {
 		case bytes.Contains(line, []byte(`"level":"ERROR"`)):
 			d.errors++
-			if len(d.lastErrors) < 10 {
-				d.lastErrors = append(d.lastErrors, string(line))
-			}
 		case bytes.Contains(line, []byte(`"level":"WARN"`)):
 			d.warnings++
 		}
@@ -347,10 +330,10 @@ func (d *dedupdProcess) logTail() string {
 	return strings.Join(d.tail, "\n")
 }
 
-func (d *dedupdProcess) logCounts() (warnings, errors int, first []string) {
+func (d *dedupdProcess) logCounts() (warnings, errors int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.warnings, d.errors, d.lastErrors
+	return d.warnings, d.errors
 }
 
 // stop sends SIGTERM and waits for the exit, killing dedupd after wait; it

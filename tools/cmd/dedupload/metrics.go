@@ -91,11 +91,10 @@ func parseValue(s string) (float64, error) {
 
 // memSample is one reading of dedupd's memory.
 type memSample struct {
-	At         time.Duration // since the measurement began; negative in the warm-up
-	GoHeap     float64       // bytes in use
-	GoLive     float64       // bytes marked live by the last collection
-	RSS        float64       // bytes
-	CHeap      float64       // bytes
+	GoHeap     float64 // bytes in use
+	GoLive     float64 // bytes marked live by the last collection
+	RSS        float64 // bytes
+	CHeap      float64 // bytes
 	CPUSeconds float64
 }
 
@@ -128,19 +127,17 @@ func scrape(ctx context.Context, client *http.Client, base string) (memSample, e
 // requests in flight; the smallest sample of a window is the nearest to
 // what stays.
 type memReading struct {
-	Label       string  `json:"label"`
-	AtSeconds   float64 `json:"at_seconds"` // end of the window, since the measurement began
-	Samples     int     `json:"samples"`
-	GoHeapBytes float64 `json:"go_heap_inuse_bytes"`
-	GoLiveBytes float64 `json:"go_heap_live_bytes"`
-	RSSBytes    float64 `json:"rss_bytes"`
-	CHeapBytes  float64 `json:"c_heap_bytes"`
-	CPUSeconds  float64 `json:"cpu_seconds_total"` // dedupd's CPU time at the end of the window
+	Label       string
+	GoHeapBytes float64
+	GoLiveBytes float64
+	RSSBytes    float64
+	CHeapBytes  float64
+	CPUSeconds  float64 // dedupd's CPU time at the end of the window
 }
 
 // reading returns the reading of a window of samples.
 func reading(label string, window []memSample) memReading {
-	r := memReading{Label: label, Samples: len(window)}
+	r := memReading{Label: label}
 	for i, s := range window {
 		if i == 0 || s.GoHeap < r.GoHeapBytes {
 			r.GoHeapBytes = s.GoHeap
@@ -154,7 +151,6 @@ func reading(label string, window []memSample) memReading {
 		if i == 0 || s.CHeap < r.CHeapBytes {
 			r.CHeapBytes = s.CHeap
 		}
-		r.AtSeconds = s.At.Seconds()
 		r.CPUSeconds = s.CPUSeconds
 	}
 	return r
@@ -165,11 +161,11 @@ func reading(label string, window []memSample) memReading {
 // use is shown, but it says more about when the collector last ran than
 // about a leak.
 type memVerdict struct {
-	Flat         bool    `json:"flat"`
-	GoHeapGrowth float64 `json:"go_heap_inuse_growth"`
-	GoLiveGrowth float64 `json:"go_heap_live_growth"`
-	RSSGrowth    float64 `json:"rss_growth"`
-	CHeapGrowth  float64 `json:"c_heap_growth"`
+	Flat         bool
+	GoHeapGrowth float64
+	GoLiveGrowth float64
+	RSSGrowth    float64
+	CHeapGrowth  float64
 }
 
 // flatLimit is the growth, first reading to last, below which memory counts

@@ -89,7 +89,6 @@ func loadOnce(ctx context.Context, s settings, server, bin string, novel *corpus
 	// window holds the samples since the last reading; recent the last ten,
 	// so that the end reading covers 10 s even when its window is short.
 	var window, recent []memSample
-	var scrapeErrs int
 	tick := time.NewTicker(time.Second)
 	for done := false; !done; {
 		select {
@@ -101,10 +100,8 @@ func loadOnce(ctx context.Context, s settings, server, bin string, novel *corpus
 		}
 		elapsed := time.Since(start)
 		if m, err := scrape(ctx, metricsClient, base); err != nil {
-			scrapeErrs++
 			logf("%v", err)
 		} else {
-			m.At = elapsed
 			window = append(window, m)
 			recent = append(recent, m)
 			if len(recent) > 10 {
@@ -135,13 +132,12 @@ func loadOnce(ctx context.Context, s settings, server, bin string, novel *corpus
 	rep.CPU = cpu.between(cpuStart, cpu.read())
 	stats := merge(all)
 	rep.Elapsed = stats.last.Sub(start)
-	rep.ScrapeErrors = scrapeErrs
 	rep.LoadAvgEnd = loadAverage()
 
 	// dedupd stops as in production.
 	rep.Shutdown = d.stop(45 * time.Second)
 	logf("dedupd: %s", rep.Shutdown)
-	rep.DedupdWarnings, rep.DedupdErrors, rep.DedupdLastErrors = d.logCounts()
+	rep.DedupdWarnings, rep.DedupdErrors = d.logCounts()
 
 	rep.fill(stats)
 	return rep, nil

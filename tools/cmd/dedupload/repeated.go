@@ -13,12 +13,12 @@ import (
 // figures move with whatever else runs beside it, so the report gives
 // every run's, and the run of median throughput in full.
 
-// repeated is the runs of one load test; -out writes it as JSON.
+// repeated is the runs of one load test.
 type repeated struct {
-	Runs []*report `json:"runs"`
+	Runs []*report
 	// Median is the index in Runs of the run of median throughput (the
 	// lower of the middle two for an even count).
-	Median int `json:"median_run"`
+	Median int
 }
 
 func summarizeRuns(runs []*report) *repeated {

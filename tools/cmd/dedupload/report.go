@@ -10,46 +10,43 @@ import (
 	"time"
 )
 
-// report is everything the load test found; -out writes it as JSON.
+// report is everything one run of the load test found.
 type report struct {
-	Settings     settings   `json:"settings"`
-	Started      time.Time  `json:"started"`
-	CPUs         int        `json:"cpus"`
-	LoadAvgStart [3]float64 `json:"load_average_start"`
-	LoadAvgEnd   [3]float64 `json:"load_average_end"`
-	Database     string     `json:"database_server"`
+	Settings     settings
+	Started      time.Time
+	CPUs         int
+	LoadAvgStart [3]float64
+	LoadAvgEnd   [3]float64
+	Database     string
 
-	Articles articleSource `json:"articles"` // which articles were sent
+	Articles articleSource // which articles were sent
 
-	Elapsed    time.Duration         `json:"elapsed_ns"` // of the measurement
-	Requests   int                   `json:"requests"`
-	Throughput float64               `json:"requests_per_second"`
-	Kinds      map[string]kindReport `json:"kinds"`
-	Errors     map[string]int        `json:"errors"` // status (or "transport") → count, all kinds
+	Elapsed    time.Duration // of the measurement
+	Requests   int
+	Throughput float64
+	Kinds      map[string]kindReport
+	Errors     map[string]int // status (or "transport") → count, all kinds
 
-	CPU *loadCPU `json:"cpu,omitempty"` // over the measurement; nil when not read
+	CPU *loadCPU // over the measurement; nil when not read
 
-	Memory       []memReading `json:"memory"`
-	MemVerdict   memVerdict   `json:"memory_verdict"`
-	ScrapeErrors int          `json:"metrics_scrape_errors"`
+	Memory     []memReading
+	MemVerdict memVerdict
 
-	Shutdown         string   `json:"shutdown"`
-	DedupdWarnings   int      `json:"dedupd_log_warnings"`
-	DedupdErrors     int      `json:"dedupd_log_errors"`
-	DedupdLastErrors []string `json:"dedupd_log_first_errors,omitempty"`
+	Shutdown       string
+	DedupdWarnings int
+	DedupdErrors   int
 }
 
 // kindReport is the figures of one kind of request. Latencies are of the
 // answered requests (2xx and 404), in milliseconds.
 type kindReport struct {
-	Requests int            `json:"requests"`
-	Errors   int            `json:"errors"`
-	Statuses map[string]int `json:"statuses"`
-	Verdicts map[string]int `json:"verdicts,omitempty"`
-	P50      float64        `json:"p50_ms"`
-	P95      float64        `json:"p95_ms"`
-	P99      float64        `json:"p99_ms"`
-	Max      float64        `json:"max_ms"`
+	Requests int
+	Errors   int
+	Verdicts map[string]int
+	P50      float64
+	P95      float64
+	P99      float64
+	Max      float64
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -62,7 +59,7 @@ func (r *report) fill(s *clientStats) {
 	for _, k := range kinds {
 		sum := s.latency[k].summarize()
 		everything = append(everything, s.latency[k]...)
-		kr := kindReport{Statuses: s.statuses[k], Verdicts: s.verdicts[k],
+		kr := kindReport{Verdicts: s.verdicts[k],
 			P50: ms(sum.P50), P95: ms(sum.P95), P99: ms(sum.P99), Max: ms(sum.Max)}
 		for st, n := range s.statuses[k] {
 			kr.Requests += n

@@ -4,15 +4,13 @@ import "sync"
 
 // Storing around the groups in flight. A writer whose group needs a lock
 // another writer's group holds waits, in PostgreSQL, for that whole group
-// to commit: on real news with the sentence index, batch ingest's sessions
-// spent about 37 % of their time so (dedupbench's *What the database's
-// sessions were doing*), nearly all of it on family-A block locks, the
-// near duplicates of one story arriving in two batches at once.
+// to commit; on real news nearly all such waits are on family-A block
+// locks, the near duplicates of one story arriving in two batches at once.
 //
 // So before a group begins its transaction, the articles whose locks a
 // group being stored in this process holds are set aside for the next
 // group — a batch's next, or the next the combiner takes from its queue
-// (combine.go) — with every later article of the group that shares a lock
+// (ingest_queue.go) — with every later article of the group that shares a lock
 // with one set aside; the others are stored at once. That changes no
 // verdict: two articles that share no lock can be neither near duplicates
 // of each other (two fingerprints within 3 bits share a family-A block) nor
@@ -22,18 +20,8 @@ import "sync"
 // it then waits for its locks as before. PostgreSQL's locks still decide;
 // this only chooses what to ask for first, in this process.
 //
-// Measured with dedupbench -only news-ingest -news-reps 2 (4,000 Sina
-// articles, batches of 100), two runs of each build in turn. Batches with
-// the sentence index, 2 clients: 392–476 articles/s (median 450) against
-// 347–420 (394); 4 clients 408–509 (470) against 359–439 (385); the
-// sessions waiting for an advisory lock fell from 0.56–0.59 on average to
-// 0.17–0.20 with 2 clients, from 0.72–0.73 to 0.22–0.28 with 4. Without the
-// sentence index, whose groups are shorter, the rates did not move beyond
-// the noise. Single ingests (16 clients), set aside in a second step and
-// measured the same way against batches alone: with the index 241–319
-// articles/s (median 273) against 229–275 (242), the sessions waiting for
-// a lock 0.11 against 0.24–0.26; without it 449–545 (504) against 407–556
-// (452); the verdicts the same.
+// Measured on real news: docs/design-notes.md, "service: setting aside
+// around groups in flight".
 
 // heldLocks counts the locks of the groups this process is storing.
 type heldLocks struct {

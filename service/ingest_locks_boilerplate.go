@@ -9,10 +9,10 @@ import (
 
 // Boilerplate takes no lock. A writer locks each sentence of its article
 // so that an article sharing one with it, arriving at the same instant,
-// sees it (locks.go). A boilerplate sentence — a portal's footer, an app
+// sees it (ingest_locks.go). A boilerplate sentence — a portal's footer, an app
 // promotion, held by boilerplateArticles articles or more — needs no such
 // lock: it links nothing, its shingles are taken out of both sides
-// (boilerplate.go), and an article more holding it leaves it boilerplate,
+// (rules_boilerplate.go), and an article more holding it leaves it boilerplate,
 // so whether a writer sees the other changes nothing in its verdict. Yet
 // its lock is the one every group of a portal's articles takes: on real
 // news one article in seven holds one, so nearly every group of twenty

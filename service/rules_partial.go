@@ -2,7 +2,6 @@ package service
 
 import (
 	"cmp"
-	"context"
 	"maps"
 	"slices"
 	"time"
@@ -11,7 +10,7 @@ import (
 )
 
 // Partial duplicates. A match of the article index that is not near — a
-// digest and one of its stories, an expansion — is one (near.go). An
+// digest and one of its stories, an expansion — is one (rules_near.go). An
 // article that is no exact or near duplicate, nor such a match, may
 // still copy most of an earlier one — an excerpt, the first paragraphs, a
 // copy in another site's dress — or hold most of one — an expansion, a
@@ -26,27 +25,10 @@ import (
 //     shingles of the overlap (character 5-grams), the shingles of
 //     boilerplate sentences taken out of both.
 //
-// Either makes it a partial duplicate. The text measure is for the copy
-// that edits as it copies: a sentence cut short, a caption or a price glued
-// onto one without punctuation, a clause reworded. Such a sentence no longer
-// matches any, so a copy that keeps 90 % of the text can keep 30 % of the
-// sentences; its shingles still say 90 %. On real news it takes the
-// natural partial copies of the Sina feed from 54 of 74 linked to 67 of 74.
-//
-// The evaluation on real news chose the shares. The sentence shares catch
-// every first-60 % and first-80 % copy and 99 % of copies with another
-// site's header and footer, and flag no pair of unrelated stories. The text
-// share 0.8 links as many partial copies as 0.6 or 0.7 would and adds no
-// link between stories that only share a topic (CCTV's recurring reports,
-// 30–80 % alike): 0.6 added 40 such links, 0.7 added 9. An article of
-// fewer than shortArticle indexed sentences must be found whole, both
-// ways of measuring: a single shared sentence is a quote, not a copy.
-//
-// A partial duplicate links to the article it covers best, like any
-// duplicate, and joins its cluster; its verdict and its row carry both
-// coverages, each the larger of the two measures, so that an editor tells
-// an excerpt of an article (This near 1) from an expansion of one (That
-// near 1).
+// The evaluation on real news chose the shares (docs/design-notes.md,
+// "service: the partial shares"). An article of fewer than shortArticle
+// indexed sentences must be found whole, both ways of measuring: a single
+// shared sentence is a quote, not a copy.
 const (
 	partialThis  = 0.6
 	partialThat  = 0.7
@@ -57,29 +39,13 @@ const (
 	maxProspects = 16
 )
 
-// judgePartial decides whether fp, published at published, is a partial
-// duplicate of an article within sc and opts' window, other than the
-// articles apart, from found, the sentence index's matches of fp's
-// sentences.
-func (s *Service) judgePartial(ctx context.Context, r Reader, fp fingerprint.Fingerprint, found []SentenceMatch, published time.Time, sc scope, opts Options, apart separations) (decision, error) {
-	links := linksFrom(fp, found, partialScope(fp, published, sc, opts))
-	ids := slices.DeleteFunc(partialProspects(links), apart.has)
-	if len(ids) == 0 {
-		return decision{status: StatusUnique}, nil
-	}
-	candidates, err := r.Candidates(ctx, ids)
-	if err != nil {
-		return decision{}, err
-	}
-	return decidePartial(fp, links, candidates, boilerplateShingles(fp, holdersIn(fp, found)), opts), nil
-}
-
 // partialScope says which articles a partial duplicate may link to: of its
-// version, ingested before sc's bound, published within opts' window.
-func partialScope(fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) func(SentenceMatch) bool {
+// version, ingested before before (zero for no bound), published within
+// opts' window.
+func partialScope(fp fingerprint.Fingerprint, published, before time.Time, opts Options) func(SentenceMatch) bool {
 	return func(m SentenceMatch) bool {
 		return m.Version == fp.Version &&
-			(sc.before.IsZero() || m.IngestedAt.Before(sc.before)) &&
+			(before.IsZero() || m.IngestedAt.Before(before)) &&
 			inWindow(m.PublishedAt, published, opts)
 	}
 }
@@ -101,6 +67,11 @@ func partialProspects(links map[int64]*sharedArticle) []int64 {
 // textCoverage is how much of an article's text, own (its shingles without
 // boilerplate's), is found in c's (This) and of c's in it (That), by their
 // sampled shingles, boilerplate's taken out of c's too.
+//
+// The text measure is for the copy that edits as it copies: a sentence cut
+// short, a caption or a price glued onto one without punctuation, a clause
+// reworded. Such a sentence no longer matches any, so a copy that keeps 90 %
+// of the text can keep 30 % of the sentences; its shingles still say 90 %.
 func textCoverage(own fingerprint.ShingleSet, c Candidate, boilerplate fingerprint.ShingleSet) Coverage {
 	theirs := c.Shingles
 	if len(boilerplate) > 0 {
@@ -126,6 +97,12 @@ func coversEnough(fp fingerprint.Fingerprint, sentences, text Coverage) bool {
 // boilerplate sentences: of those covering enough, the one covering most
 // (the larger coverage either way), then most of this article, then the
 // earliest.
+//
+// A partial duplicate links to the article it covers best, like any
+// duplicate, and joins its cluster; its verdict and its row carry both
+// coverages, each the larger of the two measures, so that an editor tells
+// an excerpt of an article (This near 1) from an expansion of one (That
+// near 1).
 func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
 	own := fp.Shingles
 	if len(boilerplate) > 0 {

@@ -14,12 +14,8 @@ import (
 // sentenceMaxDistance (3) bits agree on at least one of the four blocks
 // that partition them — so that a group of n sentences costs about n
 // lookups rather than n²/2 comparisons, made while the group holds its
-// locks. BenchmarkGroupSentenceMatches (groups of 31-sentence articles, no
-// match among them): 0.20 ms a group of 22 articles against 0.53 comparing
-// every pair, 0.63 ms against 3.8 for 57, the largest group the lock
-// budget allows such articles. On real news the comparisons took about
-// 0.07 ms of this process's 2 ms of CPU an ingested article (groups of
-// about 22).
+// locks (BenchmarkGroupSentenceMatches; docs/design-notes.md, "service: a
+// group's own sentences").
 
 // groupSentences indexes the sentences of a group's articles: each
 // sentence is a ref, numbered in order of item and position; a map gives,

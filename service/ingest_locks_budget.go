@@ -20,17 +20,8 @@ import (
 // time a group is stored: 800 locks a group with the defaults and two
 // writers, about 22 news articles with the sentence index. Until the
 // table's size is known, and whenever the server cannot say, a group holds
-// at most defaultGroupLockBudget. Before, every group could take 256 locks
-// and as many groups as the pool has connections could be stored at once:
-// 4,096 locks at 16 connections, beyond the whole table of a server with
-// max_connections 60 or less.
-//
-// What it does not do is make ingest much faster: on real news with the
-// sentence index, groups of about 22 articles rather than 7 measured within
-// the machine's noise (batch ingest over fingerprint-only, three runs each
-// of dedupbench -only news-ingest on 2,000 articles: 23–25 % before and
-// 25–28 % after with 2 clients, 24–29 % and 25–30 % with 4). A group's
-// cost is its sentences' lookups and index entries, not its commit.
+// at most defaultGroupLockBudget. Larger groups make ingest no faster
+// (docs/design-notes.md, "service: group size and the lock budget").
 const (
 	defaultGroupLockBudget = 256
 	maxGroupLockBudget     = 2048
@@ -41,11 +32,8 @@ const (
 )
 
 // groupWriters is how many groups may be stored at once: no fewer than
-// two, so that one group's commit overlaps the next one's judging. Twice as
-// many (4 on 2 cores), each with half the lock budget, measured within the
-// machine's noise (dedupbench -only news-ingest -news-reps 2, in turn with
-// this: batch ingest with the sentence index 335–409 articles/s against
-// 310–407).
+// two, so that one group's commit overlaps the next one's judging. More
+// measured within the noise (docs/design-notes.md, "service: group writers").
 func groupWriters(workers int) int { return max(2, workers) }
 
 // lockBudget holds the group lock budget once the server's lock table is

@@ -143,7 +143,7 @@ type KeepCandidate struct {
 }
 
 // holdsMore reports whether c holds the article it links to plus much more
-// (holdsPlusMore, near.go): a partial duplicate, at least HoldShare of that
+// (holdsPlusMore, rules_near.go): a partial duplicate, at least HoldShare of that
 // article found in it, less than HoldShare of it found there — a digest, a
 // compilation, an expansion. No near duplicate is one. It compares in
 // float32, as the view cluster_kept compares the stored coverages.

@@ -46,15 +46,8 @@ func keyLock(source, externalID string) LockKey {
 // duplicates arriving at the same instant are judged one after the other and
 // the second sees the first. Unrelated articles almost never contend.
 //
-// On real news the waits these locks cause are real: pg_locks, sampled
-// every few tens of milliseconds during dedupbench -only news-ingest (2
-// clients, sentence index on), showed a writer waiting in 37 of 71
-// samples, 36 times for a family-A block (the first of an article's
-// content locks), because neighbouring articles of the corpus are often
-// copies of one story. Of the pairs of articles in consecutive groups of 22
-// (the first 4,000 Sina articles) that share a family-A block, 886 of 921
-// are within 3 bits, which must be judged in turn; locking pairs of an A
-// and a B block instead, four times as many locks, would free 28 of them.
+// The waits they cause, and locking pairs of blocks instead, measured:
+// docs/design-notes.md, "service: block locks".
 func blockLocks(h uint64) []LockKey {
 	blocks := fingerprint.BlocksOf(h)
 	keys := make([]LockKey, 0, len(blocks.A))
@@ -68,7 +61,7 @@ func blockLocks(h uint64) []LockKey {
 // family-A blocks, then its sentences. Two articles that share a sentence
 // take that sentence's lock, so the second to arrive sees the first and can
 // be judged its partial duplicate. The sentences known to be boilerplate
-// (known; nil for none) take no lock (boilerplate_locks.go): they are
+// (known; nil for none) take no lock (ingest_locks_boilerplate.go): they are
 // returned apart, unlocked, for judge to confirm.
 func contentLocks(fp fingerprint.Fingerprint, known *knownBoilerplate) (locks []LockKey, unlocked []uint64) {
 	keys := blockLocks(fp.Simhash)

@@ -10,7 +10,7 @@ import (
 // Combining single ingests. Each POST /v1/articles used to be a transaction
 // of its own: about eight round trips and a commit — a WAL flush — an
 // article. Under concurrent load the articles that arrive while others are
-// being stored now wait, and are stored together, as one group (group.go):
+// being stored now wait, and are stored together, as one group (ingest_group.go):
 // one transaction, its locks taken with one statement, its candidates found
 // with one statement of each kind, one COPY, one commit. This is group
 // commit, done where the statements are written.
@@ -25,14 +25,8 @@ import (
 // lives only while there is work: one group's commit and lookups overlap
 // with the next group's.
 //
-// Two, measured against one and three on real news with the sentence index
-// (dedupbench's single-article runs, 16 clients, 4,000 Sina articles, in
-// turn three times each). One: 230–274 articles/s against 282–328, the
-// same CPU time an article (4.8–5.9 ms, this process and PostgreSQL
-// together, against 5.1–5.8), the cores less busy (1.33 of 2 against
-// 1.66): larger groups save nothing, and nothing overlaps a commit. Three:
-// 243–278 against 300–315, PostgreSQL spending 3.3–3.8 ms of CPU an article
-// against 2.8–2.9, three writers contending where two did not.
+// Two, against one and three on real news: docs/design-notes.md, "service:
+// two combiners".
 const maxCombiners = 2
 
 // combiner queues the single ingests waiting to be stored.
@@ -86,7 +80,7 @@ func (c *combiner) store(ctx context.Context, s *Service, it *groupItem) (Verdic
 }
 
 // lead stores groups of waiting ingests until none waits. The ingests a
-// group sets aside around the groups in flight (group_held.go) go back to
+// group sets aside around the groups in flight (ingest_group_held.go) go back to
 // the head of the queue, answered with the next group.
 func (c *combiner) lead(s *Service) {
 	for {
@@ -142,7 +136,7 @@ func (c *combiner) next(budget int) []*waiter {
 	return round
 }
 
-// requeue puts waiters set aside (group_held.go) back at the head of the
+// requeue puts waiters set aside (ingest_group_held.go) back at the head of the
 // queue, in their order, for the next group.
 func (c *combiner) requeue(back []*waiter) {
 	if len(back) == 0 {

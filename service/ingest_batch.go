@@ -42,9 +42,9 @@ func CheckBatchSize(n int) error {
 // IngestBatch ingests the articles of a batch in order, as Ingest would one
 // by one: an article that duplicates an earlier one of the same batch is
 // judged a duplicate of it. Articles are fingerprinted in parallel, and
-// stored in groups of several to a transaction (group.go); an article may
+// stored in groups of several to a transaction (ingest_group.go); an article may
 // be stored after later ones it shares no lock with, which changes no
-// verdict but can give it the larger id (group_held.go). An article that
+// verdict but can give it the larger id (ingest_group_held.go). An article that
 // is invalid gets its own error and the others are stored; so does one that
 // fails in its group for another reason, after the group's others are
 // stored one by one.
@@ -69,7 +69,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 	group := groupBuilder{budget: s.groupLockBudget()}
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted; those it sets aside around the other
-	// groups being stored start the next group (group_held.go).
+	// groups being stored start the next group (ingest_group_held.go).
 	store := func() error {
 		g := group.take()
 		if len(g) == 0 {
