@@ -159,7 +159,7 @@ restore-drill:
 # its screenshots into docs/ (needs chromium and fonts-wqy-zenhei).
 .PHONY: screenshots
 screenshots:
-	@$(with_db) $(TOOLS) NEWSDEDUP_REQUIRE_BROWSER=1 NEWSDEDUP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'TestEditorsPageInABrowser|TestSearchLanguagesAndLayoutInABrowser' ./uitest/
+	@$(with_db) $(TOOLS) NEWSDEDUP_REQUIRE_BROWSER=1 NEWSDEDUP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'TestEditorsPageInABrowser|TestSearchLanguagesAndLayoutInABrowser|TestDiffOriginalAndCoverageInABrowser' ./uitest/
 
 # uibench: the editors' page and the cluster API at 1,000,000 stored
 # articles (loaded with COPY, about 5 minutes), into docs/ui.md.

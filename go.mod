@@ -11,6 +11,7 @@ require (
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/sergi/go-diff v1.4.0
 	github.com/yanyiwu/gojieba v1.4.7
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.24.0

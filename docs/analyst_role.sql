@@ -19,6 +19,8 @@ GRANT SELECT ON duplicate_pairs, clusters, daily_duplicate_rate, shared_sentence
 -- The editors' decisions (migration 00006): the kept member of each
 -- cluster, the decisions log, the separated pairs and the keep rule.
 GRANT SELECT ON cluster_kept, editorial_decisions, separated_pairs, keep_policy TO newsdedup_analyst;
+-- Each cluster's original (首发) and its number of copies (migration 00022).
+GRANT SELECT ON cluster_original TO newsdedup_analyst;
 GRANT SELECT (id, source, external_id, title, url, content_type, published_at, ingested_at,
               simhash, fingerprint_version, status, duplicate_of, cluster_id, distance, word_ratio,
               overlap, coverage_this, coverage_that, sentence_runes)

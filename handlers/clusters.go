@@ -68,11 +68,22 @@ func (a *api) findCluster(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := a.svc.Cluster(c.Request().Context(), id)
+	return a.clusterResponse(c, id)
+}
+
+// clusterResponse answers with the cluster headed by id, each member with
+// how it differs from the original.
+func (a *api) clusterResponse(c echo.Context, id int64) error {
+	ctx := c.Request().Context()
+	v, err := a.svc.Cluster(ctx, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, clusterOf(v))
+	diffs, err := a.svc.Differences(ctx, v)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, clusterOf(v, diffs))
 }
 
 // decisionRequest is the body of PUT /v1/clusters/{id}/kept and POST
@@ -108,11 +119,7 @@ func (a *api) setKept(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := a.svc.Cluster(ctx, id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, clusterOf(v))
+	return a.clusterResponse(c, id)
 }
 
 // split is POST /v1/clusters/{id}/split: article_id and the articles
@@ -148,6 +155,7 @@ type clusterResponse struct {
 	ID         int64              `json:"id"`
 	Size       int                `json:"size"`
 	Kept       keptResponse       `json:"kept"`
+	Original   originalResponse   `json:"original"`
 	KeepPolicy keepPolicyResponse `json:"keep_policy"`
 	Members    []memberResponse   `json:"members"`
 	Decisions  []decisionResponse `json:"decisions"`
@@ -168,9 +176,10 @@ type keepPolicyResponse struct {
 
 type memberResponse struct {
 	articleResponse
-	TextLength int               `json:"text_length"`
-	Kept       bool              `json:"kept"`
-	Likeness   *likenessResponse `json:"likeness"`
+	TextLength int                 `json:"text_length"`
+	Kept       bool                `json:"kept"`
+	Likeness   *likenessResponse   `json:"likeness"`
+	Difference *differenceResponse `json:"difference"`
 }
 
 type likenessResponse struct {
@@ -232,11 +241,12 @@ type keptArticleResponse struct {
 	Title      string `json:"title"`
 }
 
-func clusterOf(v service.ClusterView) clusterResponse {
+func clusterOf(v service.ClusterView, diffs map[int64]service.Difference) clusterResponse {
 	r := clusterResponse{
 		ID:         v.ID,
 		Size:       v.Size,
 		Kept:       kept(v.Kept),
+		Original:   original(v.Original),
 		KeepPolicy: keepPolicy(v.Policy),
 		Members:    make([]memberResponse, 0, len(v.Members)),
 		Decisions:  make([]decisionResponse, 0, len(v.Decisions)),
@@ -246,6 +256,9 @@ func clusterOf(v service.ClusterView) clusterResponse {
 		if l, ok := v.Likeness[m.ID]; ok {
 			mr.Likeness = &likenessResponse{Distance: l.Distance, WordRatio: ratio(l.WordRatio), Overlap: ratio(l.Overlap),
 				Coverage: ratio(l.Coverage), KeptCoverage: ratio(l.KeptCoverage)}
+		}
+		if d, ok := diffs[m.ID]; ok {
+			mr.Difference = difference(d)
 		}
 		r.Members = append(r.Members, mr)
 	}

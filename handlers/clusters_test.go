@@ -26,7 +26,15 @@ type cluster struct {
 			Action string `json:"action"`
 		} `json:"decision"`
 	} `json:"kept"`
+	Original struct {
+		ID     int64 `json:"id"`
+		Copies int   `json:"copies"`
+	} `json:"original"`
 	Members []struct {
+		Difference *struct {
+			Same        bool `json:"same"`
+			BylineAdded bool `json:"byline_added"`
+		} `json:"difference"`
 		ID         int64  `json:"id"`
 		Source     string `json:"source"`
 		ClusterID  int64  `json:"cluster_id"`
@@ -116,36 +124,52 @@ func TestClusters(t *testing.T) {
 		}
 	}
 
-	// The cluster: without preferred sources, the most complete text is
-	// the repost (its byline and editor's line make it longer by more than
-	// 5%).
+	// The cluster: without preferred sources, the original and the repost
+	// hold the whole story (the repost's byline and editor's line are its
+	// own text, which counts for nothing), and the original is the earlier:
+	// it is kept.
 	r = s.get(t, clusterPath)
 	wantStatus(t, "cluster", r, http.StatusOK)
 	schema.check(t, "Cluster", r)
 	c := decode[cluster](t, r)
-	if c.Size != 3 || len(c.Members) != 3 || c.Kept.Rule != "length" || c.Kept.ID != *repost.ID || c.Kept.Decision != nil {
+	if c.Size != 3 || len(c.Members) != 3 || c.Kept.Rule != "earliest" || c.Kept.ID != *head.ID || c.Kept.Decision != nil {
 		t.Errorf("cluster: %+v", c)
 	}
 	for _, m := range c.Members {
 		if m.Kept != (m.ID == c.Kept.ID) || (m.Likeness == nil) != m.Kept || m.TextLength == 0 {
 			t.Errorf("member %+v of a cluster keeping %d", m, c.Kept.ID)
 		}
+		// Published at the same time: the original is the first ingested;
+		// the repost added a byline and an editor's line.
+		if (m.Difference == nil) != (m.ID == *head.ID) || (m.ID == *repost.ID && !m.Difference.BylineAdded) {
+			t.Errorf("member %d's difference from the original: %+v", m.ID, m.Difference)
+		}
+	}
+	if c.Original.ID != *head.ID || c.Original.Copies != 2 {
+		t.Errorf("the cluster's original: %+v, want %d with 2 copies", c.Original, *head.ID)
+	}
+	// Its other coverage: none of its members, and no unrelated story.
+	r = s.get(t, clusterPath+"/other-coverage")
+	wantStatus(t, "other coverage", r, http.StatusOK)
+	schema.check(t, "OtherCoverage", r)
+	if body := string(r.body); !strings.Contains(body, fmt.Sprintf(`"cluster_id":%d`, *head.ID)) || !strings.Contains(body, `"articles":[]`) {
+		t.Errorf("other coverage of a cluster that no other article quotes: %s", body)
 	}
 
-	// An editor keeps the original.
+	// An editor keeps the repost.
 	r = s.do(t, request{method: http.MethodPut, path: clusterPath + "/kept",
-		body: strings.NewReader(fmt.Sprintf(`{"article_id": %d, "editor": "王芳", "note": "新华社原稿"}`, *head.ID))})
+		body: strings.NewReader(fmt.Sprintf(`{"article_id": %d, "editor": "王芳", "note": "新华社原稿"}`, *repost.ID))})
 	wantStatus(t, "keep", r, http.StatusOK)
 	schema.check(t, "Cluster", r)
 	c = decode[cluster](t, r)
-	if c.Kept.ID != *head.ID || c.Kept.Rule != "editor" || c.Kept.Decision == nil || c.Kept.Decision.Editor != "王芳" ||
+	if c.Kept.ID != *repost.ID || c.Kept.Rule != "editor" || c.Kept.Decision == nil || c.Kept.Decision.Editor != "王芳" ||
 		len(c.Decisions) != 1 || c.Decisions[0].Note != "新华社原稿" {
 		t.Errorf("after keep: %+v", c)
 	}
 	// Back to the rule.
 	r = s.do(t, request{method: http.MethodPut, path: clusterPath + "/kept", body: strings.NewReader(`{"article_id": null, "editor": "李明"}`)})
 	wantStatus(t, "reset", r, http.StatusOK)
-	if c = decode[cluster](t, r); c.Kept.Rule != "length" || len(c.Decisions) != 2 || c.Decisions[0].Action != "reset" {
+	if c = decode[cluster](t, r); c.Kept.Rule != "earliest" || c.Kept.ID != *head.ID || len(c.Decisions) != 2 || c.Decisions[0].Action != "reset" {
 		t.Errorf("after reset: %+v", c)
 	}
 

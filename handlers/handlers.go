@@ -168,6 +168,7 @@ func (a *api) routes(e *echo.Echo) {
 	e.POST("/v1/compare", a.compare)
 	get("/v1/clusters", a.listClusters)
 	get("/v1/clusters/:id", a.findCluster)
+	get("/v1/clusters/:id/other-coverage", a.otherCoverage)
 	e.PUT("/v1/clusters/:id/kept", a.setKept)
 	e.POST("/v1/clusters/:id/split", a.split)
 	get("/v1/search", a.search)

@@ -325,7 +325,7 @@ CREATE TABLE public.editor_decisions (
     editor text NOT NULL,
     note text DEFAULT ''::text NOT NULL,
     decided_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    CONSTRAINT editor_decisions_action_check CHECK ((action = ANY (ARRAY['keep'::text, 'reset'::text, 'split'::text]))),
+    CONSTRAINT editor_decisions_action_check CHECK ((action = ANY (ARRAY['keep'::text, 'reset'::text, 'split'::text, 'undo_split'::text]))),
     CONSTRAINT editor_decisions_article_check CHECK ((((action = 'reset'::text) = (article_external_id IS NULL)) AND ((article_source IS NULL) = (article_external_id IS NULL)))),
     CONSTRAINT editor_decisions_editor_check CHECK (((char_length(editor) >= 1) AND (char_length(editor) <= 100))),
     CONSTRAINT editor_decisions_note_check CHECK ((char_length(note) <= 1000))
@@ -333,7 +333,7 @@ CREATE TABLE public.editor_decisions (
 
 COMMENT ON TABLE public.editor_decisions IS 'Every decision an editor made on the editors'' page or through the API: who, when, what. Never updated or deleted.';
 
-COMMENT ON COLUMN public.editor_decisions.action IS 'keep: the editor kept article_id in its cluster; reset: the cluster returned to the keep rule; split: article_id, with the articles linking to it, was split out of its cluster.';
+COMMENT ON COLUMN public.editor_decisions.action IS 'keep: the editor kept article_id in its cluster; reset: the cluster returned to the keep rule; split: article_id, with the articles linking to it, was split out of its cluster; undo_split: a split of article_id was undone (its separations removed, the articles judged again).';
 
 COMMENT ON COLUMN public.editor_decisions.cluster_id IS 'The cluster the decision was made in, as it was then (the id of its head).';
 
@@ -369,7 +369,7 @@ CREATE VIEW public.cluster_kept AS
             a.external_id,
             a.title,
             a.published_at,
-            public.article_text_length(a.content_type, a.body) AS text_length,
+            a.shingles,
             COALESCE(array_position(p.sources, a.source), (cardinality(p.sources) + 1)) AS source_rank,
             cardinality(p.sources) AS ranked_sources,
             p.length_tolerance_percent,
@@ -379,6 +379,30 @@ CREATE VIEW public.cluster_kept AS
              JOIN public.cluster_listing l ON ((l.cluster_id = a.cluster_id)))
              CROSS JOIN public.keep_policy p)
              LEFT JOIN public.kept_articles k ON ((k.article_id = a.id)))
+        ), grams AS (
+         SELECT DISTINCT m.cluster_id,
+            m.id,
+            g.g
+           FROM members m,
+            LATERAL unnest(m.shingles) g(g)
+        ), sizes AS (
+         SELECT members.cluster_id,
+            count(*) AS n
+           FROM members
+          GROUP BY members.cluster_id
+        ), story AS (
+         SELECT gr.cluster_id,
+            gr.g
+           FROM (grams gr
+             JOIN sizes z ON ((z.cluster_id = gr.cluster_id)))
+          GROUP BY gr.cluster_id, gr.g, z.n
+         HAVING (count(*) >= GREATEST((2)::bigint, ((z.n + 1) / 2)))
+        ), held AS (
+         SELECT gr.id,
+            count(*) AS held
+           FROM (grams gr
+             JOIN story s ON (((s.cluster_id = gr.cluster_id) AND (s.g = gr.g))))
+          GROUP BY gr.id
         ), best AS (
          SELECT m.id,
             m.cluster_id,
@@ -386,15 +410,17 @@ CREATE VIEW public.cluster_kept AS
             m.external_id,
             m.title,
             m.published_at,
-            m.text_length,
+            m.shingles,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
             m.decision_id,
             m.holds_more,
+            COALESCE(h.held, (0)::bigint) AS held,
             min(m.source_rank) OVER (PARTITION BY m.cluster_id) AS best_rank,
             count(*) OVER (PARTITION BY m.cluster_id) AS size
-           FROM members m
+           FROM (members m
+             LEFT JOIN held h ON ((h.id = m.id)))
         ), contending AS (
          SELECT b.id,
             b.cluster_id,
@@ -402,60 +428,63 @@ CREATE VIEW public.cluster_kept AS
             b.external_id,
             b.title,
             b.published_at,
-            b.text_length,
+            b.shingles,
             b.source_rank,
             b.ranked_sources,
             b.length_tolerance_percent,
             b.decision_id,
             b.holds_more,
+            b.held,
             b.best_rank,
             b.size,
             count(*) FILTER (WHERE (b.source_rank = b.best_rank)) OVER (PARTITION BY b.cluster_id) AS at_best_rank,
             count(*) FILTER (WHERE ((b.source_rank = b.best_rank) AND (NOT b.holds_more))) OVER (PARTITION BY b.cluster_id) AS at_best_rank_whole
            FROM best b
-        ), longest AS (
+        ), most AS (
          SELECT c_1.id,
             c_1.cluster_id,
             c_1.source,
             c_1.external_id,
             c_1.title,
             c_1.published_at,
-            c_1.text_length,
+            c_1.shingles,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
             c_1.decision_id,
             c_1.holds_more,
+            c_1.held,
             c_1.best_rank,
             c_1.size,
             c_1.at_best_rank,
             c_1.at_best_rank_whole,
             ((c_1.source_rank = c_1.best_rank) AND ((NOT c_1.holds_more) OR (c_1.at_best_rank_whole = 0))) AS contends,
-            max(c_1.text_length) FILTER (WHERE ((c_1.source_rank = c_1.best_rank) AND ((NOT c_1.holds_more) OR (c_1.at_best_rank_whole = 0)))) OVER (PARTITION BY c_1.cluster_id) AS longest
+            max(c_1.held) FILTER (WHERE ((c_1.source_rank = c_1.best_rank) AND ((NOT c_1.holds_more) OR (c_1.at_best_rank_whole = 0)))) OVER (PARTITION BY c_1.cluster_id) AS most_held
            FROM contending c_1
         ), complete AS (
-         SELECT l.id,
-            l.cluster_id,
-            l.source,
-            l.external_id,
-            l.title,
-            l.published_at,
-            l.text_length,
-            l.source_rank,
-            l.ranked_sources,
-            l.length_tolerance_percent,
-            l.decision_id,
-            l.holds_more,
-            l.best_rank,
-            l.size,
-            l.at_best_rank,
-            l.at_best_rank_whole,
-            l.contends,
-            l.longest,
-            (l.contends AND ((100 * l.text_length) >= ((100 - l.length_tolerance_percent) * l.longest))) AS is_complete,
-            count(*) FILTER (WHERE (l.contends AND ((100 * l.text_length) >= ((100 - l.length_tolerance_percent) * l.longest)))) OVER (PARTITION BY l.cluster_id) AS complete_count,
-            max(l.decision_id) OVER (PARTITION BY l.cluster_id) AS latest_decision
-           FROM longest l
+         SELECT m.id,
+            m.cluster_id,
+            m.source,
+            m.external_id,
+            m.title,
+            m.published_at,
+            m.shingles,
+            m.source_rank,
+            m.ranked_sources,
+            m.length_tolerance_percent,
+            m.decision_id,
+            m.holds_more,
+            m.held,
+            m.best_rank,
+            m.size,
+            m.at_best_rank,
+            m.at_best_rank_whole,
+            m.contends,
+            m.most_held,
+            (m.contends AND ((100 * m.held) >= ((100 - m.length_tolerance_percent) * m.most_held))) AS is_complete,
+            count(*) FILTER (WHERE (m.contends AND ((100 * m.held) >= ((100 - m.length_tolerance_percent) * m.most_held)))) OVER (PARTITION BY m.cluster_id) AS complete_count,
+            max(m.decision_id) OVER (PARTITION BY m.cluster_id) AS latest_decision
+           FROM most m
         )
  SELECT DISTINCT ON (c.cluster_id) c.cluster_id,
     c.id AS kept_id,
@@ -476,7 +505,21 @@ CREATE VIEW public.cluster_kept AS
 
 COMMENT ON VIEW public.cluster_kept IS 'One row per cluster of two or more articles: the member to keep and the rule that chose it (editor, source, length or earliest), as GET /v1/clusters/{id} says, with the keep rule recorded in keep_policy.';
 
-COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those (at most keep_policy.length_tolerance_percent shorter than the longest; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do); earliest: the earliest published of the complete texts.';
+COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do); earliest: the earliest published of the complete texts.';
+
+CREATE VIEW public.cluster_original AS
+ SELECT DISTINCT ON (a.cluster_id) a.cluster_id,
+    a.id AS original_id,
+    a.source AS original_source,
+    a.external_id AS original_external_id,
+    a.title AS original_title,
+    a.published_at AS original_published_at,
+    (l.size - 1) AS copies
+   FROM (public.articles a
+     JOIN public.cluster_listing l ON ((l.cluster_id = a.cluster_id)))
+  ORDER BY a.cluster_id, COALESCE(((a.status = 'partial_duplicate'::text) AND (a.coverage_that >= (0.8)::real) AND (a.coverage_this < (0.8)::real)), false), a.published_at, a.id;
+
+COMMENT ON VIEW public.cluster_original IS 'One row per cluster of two or more articles: its original (首发), the earliest published member that is not a digest or compilation of the others, and how many copies (other members) it has, as GET /v1/clusters/{id} says.';
 
 CREATE VIEW public.clusters AS
  SELECT c.id AS cluster_id,

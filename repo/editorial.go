@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -78,7 +79,7 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 	rows, err := q.db.Query(ctx, `
 		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at,
 		       article_text_length(a.content_type, a.body), k.decision_id,
-		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0)
+		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles
 		FROM articles a
 		LEFT JOIN kept_articles k ON k.article_id = a.id
 		WHERE a.cluster_id = ANY ($1)
@@ -91,9 +92,11 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 		var c service.KeepCandidate
 		var decision *int64
 		var this, that float32
+		var shingles []int32
 		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision,
-			&c.Status, &this, &that)
+			&c.Status, &this, &that, &shingles)
 		c.Coverage = service.Coverage{This: float64(this), That: float64(that)}
+		c.Shingles = shingleSet(shingles)
 		if decision != nil {
 			decisionIDs = append(decisionIDs, *decision)
 			c.Kept = &service.Decision{ID: *decision}
@@ -250,4 +253,31 @@ func (t *storeTx) RecordKeepPolicy(ctx context.Context, sources []string, tolera
 		WHERE p.sources IS DISTINCT FROM excluded.sources
 		   OR p.length_tolerance_percent IS DISTINCT FROM excluded.length_tolerance_percent`, sources, tolerancePercent)
 	return interpretError(err, "record keep policy")
+}
+
+// DecisionByID returns decision id.
+func (t *storeTx) DecisionByID(ctx context.Context, id int64) (service.Decision, error) {
+	ds, err := t.decisionsByID(ctx, []int64{id})
+	if err != nil {
+		return service.Decision{}, err
+	}
+	d, ok := ds[id]
+	if !ok {
+		return service.Decision{}, &service.Error{Kind: service.KindNotFound, Message: fmt.Sprintf("no such decision: %d", id)}
+	}
+	return *d, nil
+}
+
+// Unseparate removes the pairs decision decisionID separated.
+func (t *storeTx) Unseparate(ctx context.Context, decisionID int64) ([][2]int64, error) {
+	rows, err := t.db.Query(ctx, `DELETE FROM separations WHERE decision_id = $1 RETURNING a, b`, decisionID)
+	if err != nil {
+		return nil, interpretError(err, "remove separations")
+	}
+	pairs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) ([2]int64, error) {
+		var p [2]int64
+		err := row.Scan(&p[0], &p[1])
+		return p, err
+	})
+	return pairs, interpretError(err, "remove separations")
 }

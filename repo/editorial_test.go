@@ -337,6 +337,26 @@ func TestClusterKeptViewAgrees(t *testing.T) {
 		}
 		ids := copyCluster(t, st, rows)
 		heads = append(heads, ids[0])
+		// In half the clusters the members share text (ranges of one set of
+		// 5-grams, a footer some of them share), so that how much of the
+		// story each holds decides, as in the service.
+		if c%2 == 0 {
+			for i, id := range ids {
+				from, to := int32(rng.IntN(60)), int32(150+rng.IntN(200))
+				var sh []int32
+				for g := from; g < to; g++ {
+					sh = append(sh, g)
+				}
+				if i%3 == 1 {
+					for g := int32(1000); g < 1080; g++ {
+						sh = append(sh, g)
+					}
+				}
+				if _, err := st.Pool().Exec(ctx, `UPDATE articles SET shingles = $2 WHERE id = $1`, id, sh); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		// In a third of the clusters, the last member is a partial
 		// duplicate, at and around the coverages that make it hold the
 		// head plus much more (a digest: not counted as complete).
@@ -387,6 +407,21 @@ func TestClusterKeptViewAgrees(t *testing.T) {
 	}
 	if n := countRows(t, st, `SELECT count(*) FROM cluster_kept`); n != int64(len(heads)) {
 		t.Errorf("cluster_kept has %d rows, want one per cluster of two or more, %d", n, len(heads))
+	}
+	// The view cluster_original names the service's original.
+	for _, h := range heads {
+		view, err := svc.Cluster(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var originalID int64
+		var copies int
+		if err := st.Pool().QueryRow(ctx, `SELECT original_id, copies FROM cluster_original WHERE cluster_id = $1`, h).Scan(&originalID, &copies); err != nil {
+			t.Fatal(err)
+		}
+		if originalID != view.Original.ID || copies != view.Original.Copies {
+			t.Errorf("cluster %d: the view's original is %d with %d copies, the service's %d with %d", h, originalID, copies, view.Original.ID, view.Original.Copies)
+		}
 	}
 	checkListing(t, st)
 }

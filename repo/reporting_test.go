@@ -105,7 +105,7 @@ func TestReportingViews(t *testing.T) {
 	}
 
 	// Every view says what it is for.
-	for _, view := range []string{"duplicate_pairs", "clusters", "daily_duplicate_rate", "cluster_kept", "editorial_decisions", "separated_pairs", "shared_sentence_pairs"} {
+	for _, view := range []string{"duplicate_pairs", "clusters", "daily_duplicate_rate", "cluster_kept", "cluster_original", "editorial_decisions", "separated_pairs", "shared_sentence_pairs"} {
 		var comment *string
 		if err := db.QueryRow(ctx, `SELECT obj_description($1::regclass, 'pg_class')`, view).Scan(&comment); err != nil {
 			t.Fatal(err)
@@ -155,6 +155,7 @@ func TestAnalystRole(t *testing.T) {
 		"SELECT count(*) FROM clusters",
 		"SELECT count(*) FROM daily_duplicate_rate",
 		"SELECT count(*) FROM cluster_kept",
+		"SELECT count(*) FROM cluster_original",
 		"SELECT count(*) FROM editorial_decisions",
 		"SELECT count(*) FROM separated_pairs",
 		"SELECT sources FROM keep_policy",

@@ -31,6 +31,7 @@ type ClusterView struct {
 	Size      int
 	Members   []Member // at most MaxClusterMembers, earliest ingested first
 	Kept      Kept
+	Original  Original           // the member the others derive from (rules_original.go)
 	Likeness  map[int64]Likeness // of each member but the kept one, with the kept one
 	Decisions []Decision         // in this cluster or about its members, latest first
 	Policy    KeepPolicy
@@ -67,7 +68,7 @@ func (s *Service) Cluster(ctx context.Context, id int64) (ClusterView, error) {
 		return ClusterView{}, err
 	}
 	v := ClusterView{ID: id, Size: len(candidates), Members: members, Policy: s.editorial.policy,
-		Kept: keep(candidates, s.editorial.policy)}
+		Kept: keep(candidates, s.editorial.policy), Original: originalOf(candidates)}
 
 	kept, ok := v.Member(v.Kept.ID)
 	if !ok { // beyond the members listed

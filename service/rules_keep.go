@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Which member of a cluster to keep. The rule, in order:
@@ -14,15 +16,17 @@ import (
 //     members meet in one cluster);
 //  2. among the members from the best-ranked source of the preferred
 //     sources (KeepPolicy.Sources, best first; every member when none of
-//     them is from one), the most complete text: the longest, and any
-//     whose text is at most KeepLengthTolerancePercent shorter than the
-//     longest counts as complete too, so that a copy with a byline or an
-//     editor's line added does not win over its original; a member that
-//     holds the article it links to plus much more (holdsMore: a digest, a
-//     compilation, an expansion) is not counted, unless all of them are;
+//     them is from one), the most complete text: the one that holds the
+//     most of the story — the 5-grams found in half the members or more
+//     (two at least), so that text one member or a few have (promotion, a
+//     byline, other stories on the same page) counts for nothing — and any that holds at most
+//     KeepLengthTolerancePercent points less counts as complete too; a
+//     member that holds the article it links to plus much more (holdsMore:
+//     a digest, a compilation, an expansion) is not counted, unless all of
+//     them are (issue 36: length let a padded repost win, docs/reporting.md);
 //  3. of the complete texts, the earliest published (then the lowest id).
 //
-// The view cluster_kept (migrations 00009, 00017) applies the same rule in
+// The view cluster_kept (migrations 00009, 00017, 00022) applies the same rule in
 // SQL, with the policy recorded in keep_policy; a test in repo holds the
 // two to each other.
 
@@ -77,7 +81,7 @@ func (p KeepPolicy) Describe() string {
 	} else {
 		b.WriteString("Otherwise (no preferred sources are configured) ")
 	}
-	fmt.Fprintf(&b, "of those, the most complete text is kept (the longest; a text at most %d%% shorter counts as complete too; "+
+	fmt.Fprintf(&b, "of those, the most complete text is kept (the one holding the most of the story, the text found in half the members or more, two at least; one holding at most %d%% less counts as complete too; "+
 		"a partial duplicate that holds the article it copies plus much more, such as a digest, does not count), "+
 		"and of several complete texts the earliest published.", KeepLengthTolerancePercent)
 	return b.String()
@@ -109,10 +113,12 @@ type KeepFacts struct {
 	// Source is the preferred source the kept member was chosen from, Rank
 	// its place among the Ranked preferred sources, AtSource how many
 	// members are from it; "" when no member is from a preferred one.
-	Source           string
-	Rank, Ranked     int
-	AtSource         int
-	Longest, Next    int       // characters of the longest complete text and of the next longest (KeepByLength)
+	Source       string
+	Rank, Ranked int
+	AtSource     int
+	// Held is the percent of the story's text the most complete text
+	// holds, NextHeld that of the next (KeepByLength).
+	Held, NextHeld   int
 	Complete         int       // how many texts count as complete (KeepEarliest)
 	Published        time.Time // the kept member's publication (KeepEarliest)
 	TolerancePercent int
@@ -129,6 +135,8 @@ type KeepCandidate struct {
 	PublishedAt time.Time
 	TextLength  int       // characters of its text (an HTML body without markup)
 	Kept        *Decision // the editor's choice in force on it, if any
+	// Shingles are its sampled 5-grams: how much of the story it holds.
+	Shingles fingerprint.ShingleSet
 	// Status and Coverage are its verdict's, for holdsMore.
 	Status   Status
 	Coverage Coverage
@@ -189,41 +197,84 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 	if len(contenders) == 0 {
 		contenders = atBest
 	}
-	longest := 0
+	held, story := storyHeld(members)
+	most := 0
 	for _, m := range contenders {
-		longest = max(longest, m.TextLength)
+		most = max(most, held[m.ID])
 	}
 	var complete []KeepCandidate
-	next := 0 // the longest text that is not complete
+	next := 0 // the most held by a text that is not complete
 	for _, m := range contenders {
-		if isComplete(m.TextLength, longest) {
+		if isComplete(held[m.ID], most) {
 			complete = append(complete, m)
 		} else {
-			next = max(next, m.TextLength)
+			next = max(next, held[m.ID])
 		}
 	}
 	aside := ""
 	if n := len(atBest) - len(contenders); n > 0 {
 		aside = fmt.Sprintf("; not counted: %d that hold the article they copy plus much more (a digest, an expansion)", n)
 	}
-	facts.Longest, facts.Next, facts.Complete, facts.SetAside = longest, next, len(complete), len(atBest)-len(contenders)
+	facts.Held, facts.NextHeld = percentOf(most, story), percentOf(next, story)
+	facts.Complete, facts.SetAside = len(complete), len(atBest)-len(contenders)
 	if len(complete) == 1 {
 		return Kept{ID: complete[0].ID, Rule: KeepByLength, Facts: facts,
-			Reason: prefix + fmt.Sprintf("the most complete text: %d characters, the next longest %d", longest, next) + aside}
+			Reason: prefix + fmt.Sprintf("the most complete text: it holds %d%% of the story's text, the next %d%%", facts.Held, facts.NextHeld) + aside}
 	}
 	first := slices.MinFunc(complete, func(a, b KeepCandidate) int {
 		return cmp.Or(a.PublishedAt.Compare(b.PublishedAt), cmp.Compare(a.ID, b.ID))
 	})
 	facts.Published = first.PublishedAt
 	return Kept{ID: first.ID, Rule: KeepEarliest, Facts: facts,
-		Reason: prefix + fmt.Sprintf("the earliest published (%s) of %d complete texts (within %d%% of the longest, %d characters)",
-			first.PublishedAt.UTC().Format("2006-01-02 15:04 UTC"), len(complete), KeepLengthTolerancePercent, longest) + aside}
+		Reason: prefix + fmt.Sprintf("the earliest published (%s) of %d complete texts (within %d%% of the most of the story's text held, %d%%)",
+			first.PublishedAt.UTC().Format("2006-01-02 15:04 UTC"), len(complete), KeepLengthTolerancePercent, facts.Held) + aside}
 }
 
-// isComplete reports whether a text of length n counts as complete next to
-// the longest of its cluster, in integers as the view computes it.
-func isComplete(n, longest int) bool {
-	return 100*n >= (100-KeepLengthTolerancePercent)*longest
+// storyHeld returns how many of the story's 5-grams each member holds, and
+// how many the story has: the story is the 5-grams found in half the
+// members or more, and at least two — not a footer two reposts of one
+// portal share in a cluster of ten (docs/evaluation.md, 3c). The view
+// cluster_kept counts the same.
+func storyHeld(members []KeepCandidate) (map[int64]int, int) {
+	quorum := max(2, (len(members)+1)/2)
+	count := map[uint32]int{}
+	for _, m := range members {
+		for i, s := range m.Shingles {
+			if i == 0 || m.Shingles[i-1] != s {
+				count[s]++
+			}
+		}
+	}
+	story := 0
+	for _, n := range count {
+		if n >= quorum {
+			story++
+		}
+	}
+	held := make(map[int64]int, len(members))
+	for _, m := range members {
+		for i, s := range m.Shingles {
+			if (i == 0 || m.Shingles[i-1] != s) && count[s] >= quorum {
+				held[m.ID]++
+			}
+		}
+	}
+	return held, story
+}
+
+// percentOf is n in percent of of, rounded down; 0 when of is.
+func percentOf(n, of int) int {
+	if of == 0 {
+		return 0
+	}
+	return 100 * n / of
+}
+
+// isComplete reports whether a text holding n of the story's 5-grams
+// counts as complete next to the one holding most, in integers as the view
+// computes it.
+func isComplete(n, most int) bool {
+	return 100*n >= (100-KeepLengthTolerancePercent)*most
 }
 
 func ordinal(n int) string {

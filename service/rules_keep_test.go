@@ -1,16 +1,40 @@
 package service
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 func TestKeep(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 6, 18, 8, 0, 0, 0, time.UTC)
-	m := func(id int64, source string, length int, minutes int) KeepCandidate {
-		return KeepCandidate{ID: id, ClusterID: 1, Source: source, TextLength: length, PublishedAt: day.Add(time.Duration(minutes) * time.Minute)}
+	// m is a member holding the sampled 5-grams [from, to) of a text, and
+	// extra more that no other member has (promotion, other stories).
+	m := func(id int64, source string, from, to uint32, minutes int, extra ...uint32) KeepCandidate {
+		var sh fingerprint.ShingleSet
+		for g := from; g < to; g++ {
+			sh = append(sh, g)
+		}
+		for _, n := range extra {
+			for g := range n {
+				sh = append(sh, 1_000_000*uint32(id)+g)
+			}
+		}
+		return KeepCandidate{ID: id, ClusterID: 1, Source: source, TextLength: len(sh), Shingles: sh,
+			PublishedAt: day.Add(time.Duration(minutes) * time.Minute)}
+	}
+	// withExtra adds the 5-grams [from, to) to c, in order.
+	withExtra := func(c KeepCandidate, from, to uint32) KeepCandidate {
+		for g := from; g < to; g++ {
+			c.Shingles = append(c.Shingles, g)
+		}
+		slices.Sort(c.Shingles)
+		c.TextLength = len(c.Shingles)
+		return c
 	}
 	kept := func(c KeepCandidate, decision int64) KeepCandidate {
 		c.Kept = &Decision{ID: decision, Action: ActionKeep, Editor: "王芳", DecidedAt: day}
@@ -31,27 +55,36 @@ func TestKeep(t *testing.T) {
 		wantRule KeepRule
 		reason   string // in the reason
 	}{
-		{"alone", []KeepCandidate{m(1, "sina", 300, 0)}, xinhua, 1, KeepOnlyMember, "only member"},
-		{"the longest text", []KeepCandidate{m(1, "sina", 300, 0), m(2, "163", 500, 5), m(3, "qq", 400, 1)}, KeepPolicy{}, 2, KeepByLength, "500 characters, the next longest 400"},
-		{"a byline more is no more complete: the earliest of the complete texts",
-			[]KeepCandidate{m(1, "sina", 500, 10), m(2, "163", 520, 0), m(3, "qq", 510, 5)}, KeepPolicy{}, 2, KeepEarliest, "of 3 complete texts"},
-		{"exactly 5% shorter is complete", []KeepCandidate{m(1, "a", 95, 0), m(2, "b", 100, 1)}, KeepPolicy{}, 1, KeepEarliest, "2 complete"},
-		{"more than 5% shorter is not", []KeepCandidate{m(1, "a", 94, 0), m(2, "b", 100, 1)}, KeepPolicy{}, 2, KeepByLength, "100 characters"},
-		{"the earliest published, then the lowest id", []KeepCandidate{m(5, "a", 100, 3), m(4, "b", 100, 3), m(6, "c", 100, 4)}, KeepPolicy{}, 4, KeepEarliest, "3 complete"},
-		{"a preferred source beats a longer text", []KeepCandidate{m(1, "sina", 900, 0), m(2, "people", 300, 5)}, xinhua, 2, KeepBySource, "preferred source people (2nd of 2"},
-		{"the better-ranked source wins", []KeepCandidate{m(1, "people", 900, 0), m(2, "xinhua", 300, 5)}, xinhua, 2, KeepBySource, "1st of 2"},
-		{"two from the best source: the longer of them", []KeepCandidate{m(1, "xinhua", 300, 0), m(2, "xinhua", 600, 5), m(3, "sina", 900, 0)}, xinhua,
+		{"alone", []KeepCandidate{m(1, "sina", 0, 300, 0)}, xinhua, 1, KeepOnlyMember, "only member"},
+		{"the text holding the most of the story", []KeepCandidate{m(1, "sina", 0, 300, 0), m(2, "163", 0, 500, 5), m(3, "qq", 200, 500, 1)},
+			KeepPolicy{}, 2, KeepByLength, "holds 100% of the story's text, the next 60%"},
+		{"text no other member has counts for nothing: a padded repost is no more complete than its original",
+			[]KeepCandidate{m(1, "sina", 0, 500, 0), m(2, "163", 0, 500, 180, 300)}, KeepPolicy{}, 1, KeepEarliest, "of 2 complete texts"},
+		{"nor a page of several stories", []KeepCandidate{m(1, "sina", 0, 500, 0), m(2, "163", 0, 500, -60, 3000), m(3, "qq", 0, 480, 30)},
+			KeepPolicy{}, 2, KeepEarliest, "of 3 complete texts"},
+		{"exactly 5% less is complete", []KeepCandidate{m(1, "a", 0, 95, 0), m(2, "b", 0, 100, 1), m(3, "c", 0, 100, 2)}, KeepPolicy{}, 1, KeepEarliest, "3 complete"},
+		{"more than 5% less is not", []KeepCandidate{m(1, "a", 0, 94, 0), m(2, "b", 0, 100, 1), m(3, "c", 50, 100, 2)}, KeepPolicy{}, 2, KeepByLength, "holds 100%"},
+		{"the earliest published, then the lowest id", []KeepCandidate{m(5, "a", 0, 100, 3), m(4, "b", 0, 100, 3), m(6, "c", 0, 100, 4)}, KeepPolicy{}, 4, KeepEarliest, "3 complete"},
+		{"a preferred source beats a more complete text", []KeepCandidate{m(1, "sina", 0, 900, 0), m(2, "people", 0, 300, 5)}, xinhua, 2, KeepBySource, "preferred source people (2nd of 2"},
+		{"the better-ranked source wins", []KeepCandidate{m(1, "people", 0, 900, 0), m(2, "xinhua", 0, 300, 5)}, xinhua, 2, KeepBySource, "1st of 2"},
+		{"two from the best source: the more complete of them", []KeepCandidate{m(1, "xinhua", 0, 300, 0), m(2, "xinhua", 0, 600, 5), m(3, "sina", 0, 900, 0)}, xinhua,
 			2, KeepByLength, "of the 2 members from preferred source xinhua"},
-		{"no member from a preferred source", []KeepCandidate{m(1, "sina", 300, 0), m(2, "qq", 600, 5)}, xinhua, 2, KeepByLength, "the most complete"},
+		{"no member from a preferred source", []KeepCandidate{m(1, "sina", 0, 300, 0), m(2, "qq", 0, 600, 5), m(3, "sina", 300, 600, 9)}, xinhua, 2, KeepByLength, "the most complete"},
 		{"a digest holding the story plus much more is not the most complete",
-			[]KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 3000, 5), 0.3, 1), m(3, "qq", 790, 9)}, KeepPolicy{}, 1, KeepEarliest, "not counted: 1 that hold"},
-		{"nor an expansion, even the only other member", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 1100, 5), 0.79, 0.8)}, KeepPolicy{}, 1, KeepByLength, "800 characters"},
-		{"a partial copy with 80 % of its text in the other counts", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 1000, 5), 0.8, 1)}, KeepPolicy{}, 2, KeepByLength, "1000 characters"},
-		{"a partial copy that holds less of the other counts", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "163", 3000, 5), 0.3, 0.79)}, KeepPolicy{}, 2, KeepByLength, "3000 characters"},
-		{"a digest from the only preferred source is kept by source", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "xinhua", 3000, 5), 0.3, 1)}, xinhua, 2, KeepBySource, "preferred source xinhua"},
-		{"when every member of the best source holds more, they count", []KeepCandidate{m(1, "sina", 800, 0), partial(m(2, "xinhua", 3000, 5), 0.3, 1), partial(m(3, "xinhua", 2000, 1), 0.4, 1)}, xinhua, 2, KeepByLength, "3000 characters"},
-		{"an editor's choice beats the rule", []KeepCandidate{m(1, "xinhua", 900, 0), kept(m(2, "sina", 100, 5), 7)}, xinhua, 2, KeepByEditor, "kept by an editor, 王芳"},
-		{"the latest editor's choice wins", []KeepCandidate{kept(m(1, "xinhua", 900, 0), 9), kept(m(2, "sina", 100, 5), 7)}, xinhua, 1, KeepByEditor, "王芳"},
+			[]KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "163", 0, 800, -5, 2200), 0.3, 1), m(3, "qq", 0, 790, 9)}, KeepPolicy{}, 1, KeepEarliest, "not counted: 1 that hold"},
+		{"nor an expansion, even the only other member", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "163", 0, 1100, -5), 0.79, 0.8)}, KeepPolicy{}, 1, KeepByLength, "holds 100%"},
+		{"a partial copy with 80 % of its text in the other counts", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "163", 0, 1000, -5), 0.8, 1)}, KeepPolicy{}, 2, KeepEarliest, "2 complete"},
+		{"a partial copy that holds less of the other counts", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "163", 0, 3000, -5), 0.3, 0.79)}, KeepPolicy{}, 2, KeepEarliest, "2 complete"},
+		{"a digest from the only preferred source is kept by source", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1)}, xinhua, 2, KeepBySource, "preferred source xinhua"},
+		{"when every member of the best source holds more, they count", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1), partial(m(3, "xinhua", 0, 2000, 1), 0.4, 1)},
+			xinhua, 3, KeepEarliest, "of the 2 members from preferred source xinhua"},
+		{"a footer two reposts of one portal share is no story in a cluster of six",
+			[]KeepCandidate{m(1, "xinhua", 0, 500, 0), m(2, "a", 0, 500, 60), m(3, "b", 0, 500, 70), m(4, "c", 0, 500, 80),
+				withExtra(m(5, "portal", 0, 500, 90), 10_000, 10_100), withExtra(m(6, "portal", 0, 480, 95), 10_000, 10_100)},
+			KeepPolicy{}, 1, KeepEarliest, "of 6 complete texts"},
+		{"no text shared: the earliest", []KeepCandidate{m(1, "sina", 0, 0, 5, 100), m(2, "qq", 0, 0, 0, 200)}, KeepPolicy{}, 2, KeepEarliest, "2 complete"},
+		{"an editor's choice beats the rule", []KeepCandidate{m(1, "xinhua", 0, 900, 0), kept(m(2, "sina", 0, 100, 5), 7)}, xinhua, 2, KeepByEditor, "kept by an editor, 王芳"},
+		{"the latest editor's choice wins", []KeepCandidate{kept(m(1, "xinhua", 0, 900, 0), 9), kept(m(2, "sina", 0, 100, 5), 7)}, xinhua, 1, KeepByEditor, "王芳"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

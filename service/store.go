@@ -144,6 +144,7 @@ type Tx interface {
 	Reader
 	EditorialReader
 	EditorialWriter
+	SplitUndoWriter
 	Locker
 	ArticleWriter
 }

@@ -28,22 +28,26 @@ func done(c echo.Context, d service.Decision) error {
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/ui/clusters/%d", d.ClusterID))
 }
 
-// doneMessage is the notice of the decision the done cookie names, once:
-// "" when there is none, or the cluster's record does not hold it.
-func (l *locale) doneMessage(c echo.Context, view service.ClusterView) string {
+// doneMessage is the notice of the decision the done cookie names, once,
+// and after a split that made a cluster, the address of that cluster: ""
+// when there is none, or the cluster's record does not hold it.
+func (l *locale) doneMessage(c echo.Context, view service.ClusterView) (notice, link string) {
 	ck, err := c.Cookie(doneCookie)
 	if err != nil || ck.Value == "" {
-		return ""
+		return "", ""
 	}
 	setCookie(c, doneCookie, "", 0)
 	id, err := strconv.ParseInt(ck.Value, 10, 64)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	for _, d := range view.Decisions {
 		if d.ID == id && d.ClusterID == view.ID {
-			return l.decisionNotice(d)
+			if d.Action == service.ActionSplit && d.ArticleID != 0 && d.ArticleID != d.ClusterID {
+				link = fmt.Sprintf("/ui/clusters/%d", d.ArticleID)
+			}
+			return l.decisionNotice(d), link
 		}
 	}
-	return ""
+	return "", ""
 }

@@ -87,7 +87,7 @@ func TestNoticesComeFromTheServer(t *testing.T) {
 	b := s.browser(t)
 	wantStatus(t, "sign in", b.signIn("王芳", "k1"), http.StatusSeeOther)
 	cluster := fmt.Sprintf("/ui/clusters/%d", head.ID)
-	notice := regexp.MustCompile(`<p class="done"[^>]*>([^<]*)</p>`)
+	notice := regexp.MustCompile(`<p class="done"[^>]*>([^<]*)(?: <a href="([^"]*)">[^<]*</a>)?</p>`)
 
 	for _, q := range []string{
 		fmt.Sprintf("?done=split&article=%d", repost.ID),
@@ -133,8 +133,9 @@ func TestNoticesComeFromTheServer(t *testing.T) {
 	csrf = b.csrf(b.get(cluster))
 	p = b.do(http.MethodPost, cluster+"/split", url.Values{"csrf": {csrf}, "article_id": {fmt.Sprint(repost.ID)}}, nil)
 	wantStatus(t, "split", p, http.StatusSeeOther)
-	if m := notice.FindStringSubmatch(b.get(p.header.Get("Location")).body); m == nil || !strings.Contains(m[1], fmt.Sprintf("Article %d was split out", repost.ID)) {
-		t.Errorf("after the split, the notice is %q", m)
+	if m := notice.FindStringSubmatch(b.get(p.header.Get("Location")).body); m == nil || !strings.Contains(m[1], fmt.Sprintf("Article %d was split out", repost.ID)) ||
+		m[2] != fmt.Sprintf("/ui/clusters/%d", repost.ID) {
+		t.Errorf("after the split, the notice and its link are %q", m)
 	}
 }
 

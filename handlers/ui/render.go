@@ -40,6 +40,9 @@ var funcs = template.FuncMap{
 	"compareURL": func(cluster, member int64) string {
 		return fmt.Sprintf("/ui/clusters/%d?with=%d#side", cluster, member)
 	},
+	"diffURL": func(cluster, from, to int64) string {
+		return fmt.Sprintf("/ui/clusters/%d?base=%d&with=%d#diff", cluster, from, to)
+	},
 	"splitURL": func(cluster, member int64) string {
 		return fmt.Sprintf("/ui/clusters/%d/split?article=%d", cluster, member)
 	},
@@ -223,6 +226,15 @@ type clusterView struct {
 	LeftText  folded
 	RightText folded
 	Done      string
+	DoneLink  string // after a split, the new cluster's page
+	// Summaries say how each member differs from the original; Diff is the
+	// diff of two members (DiffFrom into DiffTo).
+	Summaries        map[int64]string
+	Diff             *diffView
+	DiffFrom, DiffTo int64
+	// Other are the articles outside the cluster that share sentences
+	// with it, newest first.
+	Other []service.SharedArticle
 }
 
 type splitView struct {

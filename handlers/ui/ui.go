@@ -116,6 +116,7 @@ func Register(e *echo.Echo, cfg Config) error {
 	g.POST("/clusters/:id/kept", p.serve(p.keep), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/reset", p.serve(p.reset), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/split", p.serve(p.split), p.signedIn, p.checkForm)
+	g.POST("/clusters/:id/undo-split", p.serve(p.undoSplit), p.signedIn, p.checkForm)
 	g.POST("/signout", p.serve(p.signout), p.signedIn, p.checkForm)
 	g.Any("/*", p.serve(func(c echo.Context) error {
 		return &service.Error{Kind: service.KindNotFound, Message: "no such page"}
@@ -458,7 +459,8 @@ func (p *page) cluster(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := clusterView{layout: p.layout(c, "cluster.title", "ID", id), Cluster: view, Done: p.localeOf(c).doneMessage(c, view)}
+	v := clusterView{layout: p.layout(c, "cluster.title", "ID", id), Cluster: view}
+	v.Done, v.DoneLink = p.localeOf(c).doneMessage(c, view)
 	if head, ok := view.Member(view.ID); ok {
 		v.Title, v.Headline = head.Title, head.Title
 	}
@@ -475,6 +477,12 @@ func (p *page) cluster(c echo.Context) error {
 			}
 		}
 	}
+	if err := p.differences(c, &v); err != nil {
+		return err
+	}
+	if v.Other, err = p.svc.OtherCoverage(ctx, view); err != nil {
+		return err
+	}
 	if right != 0 {
 		sbs, err := p.svc.SideBySide(ctx, id, view.Kept.ID, right)
 		if err != nil && !errors.Is(err, service.ErrNotFound) {
@@ -487,6 +495,65 @@ func (p *page) cluster(c echo.Context) error {
 		}
 	}
 	return p.render(c, http.StatusOK, "cluster", v)
+}
+
+// differences fills in how each member differs from the original, and the
+// diff of two members: ?base= (the original when not given) into ?with=
+// (the first other member when not given).
+func (p *page) differences(c echo.Context, v *clusterView) error {
+	ctx := c.Request().Context()
+	l := p.localeOf(c)
+	view := v.Cluster
+	diffs, err := p.svc.Differences(ctx, view)
+	if err != nil {
+		return err
+	}
+	v.Summaries = make(map[int64]string, len(view.Members))
+	for _, m := range view.Members {
+		switch d, ok := diffs[m.ID]; {
+		case m.ID == view.Original.ID:
+		case ok:
+			if v.Summaries[m.ID], err = l.difference(d); err != nil {
+				return err
+			}
+		default:
+			v.Summaries[m.ID] = l.must("diff.unread")
+		}
+	}
+	params := c.QueryParams()
+	from, _, err := queryparam.ID(params, "base")
+	if err != nil {
+		return err
+	}
+	to, _, err := queryparam.ID(params, "with")
+	if err != nil {
+		return err
+	}
+	if from == 0 {
+		from = view.Original.ID
+	}
+	if to == 0 || to == from {
+		to = 0
+		for _, m := range view.Members {
+			if m.ID != from {
+				to = m.ID
+				break
+			}
+		}
+	}
+	if to == 0 {
+		return nil
+	}
+	d, err := p.svc.DiffMembers(ctx, view.ID, from, to)
+	if errors.Is(err, service.ErrNotFound) {
+		return nil // an address naming an article that left: the page without the diff
+	}
+	if err != nil {
+		return err
+	}
+	v.DiffFrom, v.DiffTo = from, to
+	v.Diff, err = newDiffView(l, d)
+	return err
 }
 
 // splitForm is GET /ui/clusters/{id}/split?article={id}: what a split would
@@ -555,6 +622,30 @@ func (p *page) split(c echo.Context) error {
 		return err
 	}
 	return done(c, res.Decision)
+}
+
+// undoSplit is POST /ui/clusters/{id}/undo-split: decision_id, a split,
+// is undone.
+func (p *page) undoSplit(c echo.Context) error {
+	if _, err := pathID(c); err != nil {
+		return err
+	}
+	form := c.Request().PostForm
+	if err := queryparam.Once(form, "decision_id"); err != nil {
+		return err
+	}
+	id, ok, err := queryparam.ID(form, "decision_id")
+	if err == nil && !ok {
+		err = service.Invalid("decision_id", "is required: the split to undo")
+	}
+	if err != nil {
+		return err
+	}
+	d, err := p.svc.UndoSplit(c.Request().Context(), id, p.decisionInput(c))
+	if err != nil {
+		return err
+	}
+	return done(c, d)
 }
 
 // formArticle is the form's article_id: an article id, required.

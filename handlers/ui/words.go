@@ -37,10 +37,10 @@ func (l *locale) keepReason(k service.Kept) (string, error) {
 	case service.KeepBySource:
 		s, err = l.t("reason.source", "Source", f.Source, "Rank", f.Rank, "Count", f.Ranked)
 	case service.KeepByLength:
-		s, err = l.t("reason.length", "Longest", l.num(f.Longest), "Next", l.num(f.Next))
+		s, err = l.t("reason.length", "Held", f.Held, "Next", f.NextHeld)
 	case service.KeepEarliest:
 		s, err = l.t("reason.earliest", "When", l.when(f.Published), "Zone", l.ZoneName(), "Count", f.Complete,
-			"Tolerance", f.TolerancePercent, "Longest", l.num(f.Longest))
+			"Tolerance", f.TolerancePercent, "Held", f.Held)
 	default:
 		return k.Reason, nil
 	}
@@ -72,6 +72,8 @@ func (l *locale) decisionNotice(d service.Decision) string {
 		return l.must("notice.keep", "Article", d.ArticleID)
 	case service.ActionReset:
 		return l.must("notice.reset")
+	case service.ActionUndoSplit:
+		return l.must("notice.undo_split", "Article", d.ArticleID)
 	case service.ActionSplit:
 		if d.ArticleID == d.ClusterID {
 			return l.must("notice.split.head", "Article", d.ArticleID)

@@ -39,6 +39,7 @@ type newsEvaluation struct {
 	Reposts  repostResults
 	Digests  digestResults
 	Sentence sentenceAudit
+	Kept     keptResult
 	Sweep    sweepResult
 	// Service is the figures of the service end to end (the load from the
 	// shipped fingerprint offline).
@@ -50,6 +51,7 @@ type features struct {
 	PartialStatus   bool `json:"partial_duplicate"`
 	SharedSentences bool `json:"shared_sentences_route"`
 	Coverage        bool `json:"coverage"` // some link carried coverage
+	Original        bool `json:"original"` // GET /v1/clusters/{id} names the original
 }
 
 // ingestSummary is what storing the corpora gave.
@@ -110,6 +112,7 @@ func (ev *evaluation) goals() []goalRow {
 		}
 		rows = append(rows, n.Sentence.goal())
 		rows = append(rows, n.Digests.goals()...)
+		rows = append(rows, n.Kept.goals()...)
 	}
 	return rows
 }

@@ -36,6 +36,7 @@ type jsonNews struct {
 	Precision precisionResult `json:"precision"`
 	Reposts   repostResults   `json:"reposts"`
 	Digests   digestResults   `json:"digests"`
+	Kept      keptResult      `json:"kept_and_drift"`
 	Sentences sentenceAudit   `json:"sentence_audit"`
 	Sweep     sweepResult     `json:"sweep"`
 	Service   figures         `json:"service"`
@@ -54,7 +55,7 @@ func writeJSON(path string, ev *evaluation) error {
 	doc.Corpora.Dir, doc.Corpora.Missing = ev.CorporaDir, ev.CorporaMissing
 	if n := ev.News; n != nil {
 		jn := &jsonNews{Articles: corpusCounts(n.Articles), Features: n.Features, Ingest: n.Ingest, Misses: n.Natural.Misses,
-			Precision: n.Precise, Reposts: n.Reposts, Digests: n.Digests, Sentences: n.Sentence, Sweep: n.Sweep, Service: n.Service}
+			Precision: n.Precise, Reposts: n.Reposts, Digests: n.Digests, Kept: n.Kept, Sentences: n.Sentence, Sweep: n.Sweep, Service: n.Service}
 		for _, name := range append(append([]string(nil), corpusNames...), "both") {
 			for _, class := range naturalClasses {
 				for b, bd := range newsBands {

@@ -119,6 +119,7 @@ func writeMarkdown(path string, ev *evaluation) error {
 		writePrecision(&b, ev.News)
 		writeReposts(&b, ev.News)
 		writeDigests(&b, ev.News)
+		writeKept(&b, ev.News)
 		writeLoad(&b, ev.News)
 		writeSentences(&b, ev.News)
 	}

@@ -100,6 +100,16 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 	for _, sa := range st.Articles {
 		n.Features.Coverage = n.Features.Coverage || sa.Coverage != nil
 	}
+
+	// Last: it stores the reposts, which every figure above checks unstored.
+	drift := measureDrift(n.Set, st)
+	if n.Features.Original = strings.Contains(doc, `"original"`); n.Features.Original {
+		fmt.Fprintf(stdout, "storing the reposts, reading their clusters through GET /v1/clusters/{id}\n")
+		if n.Kept, err = checkKept(ctx, c, n.Articles, st, reposts, stdout); err != nil {
+			return nil, err
+		}
+	}
+	n.Kept.Drift = drift
 	return reposts, nil
 }
 

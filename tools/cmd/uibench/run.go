@@ -384,9 +384,10 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		}
 		return out
 	}
-	var apiClusters []string
+	var apiClusters, otherCoverage []string
 	for _, id := range ids {
 		apiClusters = append(apiClusters, fmt.Sprintf("/v1/clusters/%d", id))
+		otherCoverage = append(otherCoverage, fmt.Sprintf("/v1/clusters/%d/other-coverage", id))
 	}
 	kinds := []kind{
 		{"list, first page (50 clusters)", []string{"/ui/"}},
@@ -417,11 +418,12 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		{"search, CMS id alone", externalIDs},
 		{"search, URL", urls},
 		{"search, article id", articleIDs},
-		{"cluster, side by side", each("/ui/clusters/%d?with=%d")},
+		{"cluster: diff with the original, side by side, differences, other coverage", each("/ui/clusters/%d?with=%d")},
 		{"split confirmation", each("/ui/clusters/%d/split?article=%d")},
 		{"API GET /v1/clusters", []string{"/v1/clusters"}},
 		{"API GET /v1/clusters?source=rare-07", []string{"/v1/clusters?source=rare-07"}},
 		{"API GET /v1/clusters/{id}", apiClusters},
+		{"API GET /v1/clusters/{id}/other-coverage", otherCoverage},
 		{"API GET /v1/search?q=中国", []string{"/v1/search?q=" + url.QueryEscape("中国")}},
 		{"API GET /v1/overview", []string{"/v1/overview"}},
 		{"API GET /v1/sources?prefix=sina", []string{"/v1/sources?prefix=sina"}},

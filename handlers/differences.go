@@ -1,0 +1,63 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// A cluster's original and how each member differs from it, in
+// GET /v1/clusters/{id}; the other coverage of its story.
+
+type originalResponse struct {
+	ID          int64  `json:"id"`
+	PublishedAt string `json:"published_at"`
+	Copies      int    `json:"copies"`
+}
+
+func original(o service.Original) originalResponse {
+	return originalResponse{ID: o.ID, PublishedAt: timestamp(o.PublishedAt), Copies: o.Copies}
+}
+
+type differenceResponse struct {
+	Same              bool `json:"same"`
+	HeadlineChanged   bool `json:"headline_changed"`
+	BylineAdded       bool `json:"byline_added"`
+	BoilerplateAdded  int  `json:"boilerplate_added"`
+	FirstPercent      int  `json:"first_percent"`
+	ParagraphsDropped int  `json:"paragraphs_dropped"`
+	ParagraphsAdded   int  `json:"paragraphs_added"`
+	OtherEdits        int  `json:"other_edits"`
+}
+
+func difference(d service.Difference) *differenceResponse {
+	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded,
+		BoilerplateAdded: d.BoilerplateAdded, FirstPercent: d.FirstPercent, ParagraphsDropped: d.ParagraphsDropped,
+		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits}
+}
+
+type otherCoverageResponse struct {
+	ClusterID int64                   `json:"cluster_id"`
+	Articles  []sharedArticleResponse `json:"articles"`
+}
+
+// otherCoverage is GET /v1/clusters/{id}/other-coverage: the articles
+// outside the cluster that share sentences with it.
+func (a *api) otherCoverage(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	v, err := a.svc.Cluster(ctx, id)
+	if err != nil {
+		return err
+	}
+	other, err := a.svc.OtherCoverage(ctx, v)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, otherCoverageResponse{ClusterID: id, Articles: sharedSentences(service.SharedSentences{Articles: other}).Articles})
+}

@@ -1,0 +1,83 @@
+package service
+
+import (
+	"context"
+	"errors"
+)
+
+// The changes between members of a cluster, as the editors' page and the
+// API show them: the diff of any two (DiffMembers), and how each member
+// differs from the cluster's original (Differences).
+
+// MemberDiff is the diff of two members of a cluster: the runs that turn
+// From's headline and text, as a reader sees them, into To's.
+type MemberDiff struct {
+	From, To    Article
+	Title, Body []DiffRun
+	Difference  Difference
+}
+
+// MaxDifferences is the most members of a cluster whose difference from
+// the original Differences reads: each costs a diff of two texts.
+const MaxDifferences = 60
+
+// DiffMembers diffs two members of the cluster headed by clusterID.
+// KindNotFound when either is not a member of it.
+func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (MemberDiff, error) {
+	var arts [2]Article
+	for i, id := range []int64{from, to} {
+		a, err := s.store.Article(ctx, id)
+		if errors.Is(err, ErrNotFound) || (err == nil && a.ClusterID != clusterID) {
+			return MemberDiff{}, &Error{Kind: KindNotFound, Message: "article " + itoa(id) + " is not a member of cluster " + itoa(clusterID)}
+		}
+		if err != nil {
+			return MemberDiff{}, err
+		}
+		arts[i] = a
+	}
+	bodies, err := s.store.Bodies(ctx, []int64{from, to})
+	if err != nil {
+		return MemberDiff{}, err
+	}
+	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from], ContentType: arts[0].ContentType})
+	toText := readable(Text{Title: arts[1].Title, Body: bodies[to], ContentType: arts[1].ContentType})
+	d := MemberDiff{From: arts[0], To: arts[1], Title: Diff(arts[0].Title, arts[1].Title), Body: Diff(fromText, toText)}
+	d.Difference = summarize(headlineChanged(arts[0].Title, arts[1].Title), d.Body)
+	return d, nil
+}
+
+// Differences says how each member the view lists differs from the
+// cluster's original: the first MaxDifferences of them, the original
+// excepted.
+func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Difference, error) {
+	orig, ok := v.Member(v.Original.ID)
+	if !ok {
+		a, err := s.store.Article(ctx, v.Original.ID)
+		if err != nil {
+			return nil, err
+		}
+		orig = Member{Article: a}
+	}
+	ids := []int64{orig.ID}
+	var members []Member
+	for _, m := range v.Members {
+		if m.ID != orig.ID && len(members) < MaxDifferences {
+			members = append(members, m)
+			ids = append(ids, m.ID)
+		}
+	}
+	if len(members) == 0 {
+		return map[int64]Difference{}, nil
+	}
+	bodies, err := s.store.Bodies(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	from := readable(Text{Body: bodies[orig.ID], ContentType: orig.ContentType})
+	out := make(map[int64]Difference, len(members))
+	for _, m := range members {
+		to := readable(Text{Body: bodies[m.ID], ContentType: m.ContentType})
+		out[m.ID] = summarize(headlineChanged(orig.Title, m.Title), Diff(from, to))
+	}
+	return out, nil
+}
