@@ -232,7 +232,7 @@ CREATE TABLE public.articles (
     plain_body text,
     coverage_this real,
     coverage_that real,
-    CONSTRAINT articles_cluster_check CHECK (((duplicate_of IS NULL) = (cluster_head IS NULL))),
+    CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
     CONSTRAINT articles_coverage_that_check CHECK (((coverage_that >= (0)::double precision) AND (coverage_that <= (1)::double precision))),
@@ -273,15 +273,15 @@ COMMENT ON COLUMN public.articles.words IS 'The word set: 64-bit hashes of the c
 
 COMMENT ON COLUMN public.articles.status IS 'unique, near_duplicate, exact_duplicate or partial_duplicate: the verdict on this article against the article it links to (unique: it links to none, and heads its cluster).';
 
-COMMENT ON COLUMN public.articles.duplicate_of IS 'The article this one links to: an article ingested before it that it was compared with and matched (exactly, or within distance and ratio). NULL for the head of a cluster.';
+COMMENT ON COLUMN public.articles.duplicate_of IS 'The article this one links to: an article ingested before it that it was compared with and matched (exactly, or within distance and ratio). NULL for an article that matched none, which heads its cluster; a partial duplicate sharing little with the original of its link''s cluster links to it and heads a cluster of its own (cluster_head NULL).';
 
 COMMENT ON COLUMN public.articles.distance IS 'Hamming distance between this article''s simhash and duplicate_of''s.';
 
 COMMENT ON COLUMN public.articles.word_ratio IS 'Shared-word ratio with duplicate_of: |A ∩ B| / min(|A|, |B|).';
 
-COMMENT ON COLUMN public.articles.cluster_head IS 'The id of the cluster''s head (its earliest ingested member), NULL for the head itself; cluster_id is the same, the head''s own id included.';
+COMMENT ON COLUMN public.articles.cluster_head IS 'The id of the cluster''s head (its earliest ingested member), NULL for the head itself (which may link to an article of another cluster: a partial duplicate that would drift from that cluster''s story); cluster_id is the same, the head''s own id included.';
 
-COMMENT ON COLUMN public.articles.cluster_id IS 'The cluster: the id of its head, the earliest ingested member, which every chain of duplicate_of links leads to. An article alone is its own cluster.';
+COMMENT ON COLUMN public.articles.cluster_id IS 'The cluster: the id of its head, the earliest ingested member, which every chain of duplicate_of links within it leads to. An article alone is its own cluster.';
 
 COMMENT ON COLUMN public.articles.shingles IS 'Sampled character 5-grams of the normalised body (the high 32 bits of their xxhash64, 1 in 4 kept by hash), sorted: |A ∩ B| / min(|A|, |B|) estimates how much text two articles share.';
 

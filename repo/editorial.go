@@ -115,13 +115,15 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 	return cs, err
 }
 
-// Subtree returns article id and every article whose links lead to it.
+// Subtree returns article id and every article of its cluster whose links
+// lead to it (an article heading a cluster of its own, though it links
+// into this one, is not of it: service/rules_drift.go).
 func (q queries) Subtree(ctx context.Context, id int64) ([]int64, error) {
 	rows, err := q.db.Query(ctx, `
 		WITH RECURSIVE subtree(id) AS (
 			SELECT $1::bigint
 			UNION
-			SELECT a.id FROM articles a JOIN subtree s ON a.duplicate_of = s.id
+			SELECT a.id FROM articles a JOIN subtree s ON a.duplicate_of = s.id WHERE a.cluster_head IS NOT NULL
 		)
 		SELECT id FROM subtree ORDER BY id`, id)
 	if err != nil {

@@ -42,7 +42,7 @@ func articleValues(a *service.Article, body string) []any {
 		nullIf(a.PlainBody != body, a.PlainBody), runes,
 		string(a.Status), nullIf(linked, a.DuplicateOf), nullIf(linked, int16(a.Distance)), nullIf(linked, float32(a.WordRatio)),
 		nullIf(linked, float32(a.Overlap)), nullIf(partial, float32(a.Coverage.This)), nullIf(partial, float32(a.Coverage.That)),
-		nullIf(linked && a.ClusterID != 0, a.ClusterID),
+		nullIf(linked && a.ClusterID != 0 && a.ClusterID != a.ID, a.ClusterID), // a head's is NULL, linked or not (drift)
 	}, blockArgs(a.Simhash)...)
 }
 

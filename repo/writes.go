@@ -105,17 +105,19 @@ func (t *storeTx) Refingerprint(ctx context.Context, a *service.Article, body st
 }
 
 // Relink sets a stored article's verdict and moves it, with every article
-// whose links lead to it, to cluster l.ClusterID (its own when 0), in one
-// statement.
+// whose links lead to it within its cluster, to cluster l.ClusterID (its
+// own when 0 or its id), in one statement. An article that heads a cluster
+// of its own though it links to one (service/rules_drift.go) stays where
+// it is, with its cluster.
 func (t *storeTx) Relink(ctx context.Context, l service.Link) error {
 	tag, err := t.db.Exec(ctx, `
 		WITH RECURSIVE subtree(id) AS (
 			SELECT $1::bigint
 			UNION
-			SELECT a.id FROM articles a JOIN subtree s ON a.duplicate_of = s.id
+			SELECT a.id FROM articles a JOIN subtree s ON a.duplicate_of = s.id WHERE a.cluster_head IS NOT NULL
 		)
 		UPDATE articles AS a SET
-			cluster_head = CASE WHEN $6::bigint = 0 THEN nullif($1, a.id) ELSE $6 END,
+			cluster_head = nullif(CASE WHEN $6::bigint = 0 THEN $1 ELSE $6 END, a.id),
 			status       = CASE WHEN a.id = $1 THEN $2 ELSE a.status END,
 			duplicate_of = CASE WHEN a.id = $1 THEN nullif($3::bigint, 0) ELSE a.duplicate_of END,
 			distance     = CASE WHEN a.id = $1 THEN CASE WHEN $3 = 0 THEN NULL ELSE $4::smallint END ELSE a.distance END,
@@ -169,7 +171,7 @@ func (t *storeTx) RelinkMany(ctx context.Context, ls []service.Link) error {
 			coverage_this = CASE WHEN n.status = 'partial_duplicate' THEN n.coverage_this END,
 			coverage_that = CASE WHEN n.status = 'partial_duplicate' THEN n.coverage_that END,
 			cluster_head  = CASE WHEN n.link = 0 THEN NULL
-			                     WHEN n.cluster <> 0 THEN n.cluster
+			                     WHEN n.cluster <> 0 THEN nullif(n.cluster, n.id)
 			                     ELSE coalesce(o.cluster_head, n.link) END
 		FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[], $5::int2[], $6::real[], $7::real[], $8::real[], $9::real[])
 		     AS n(id, status, link, cluster, distance, word_ratio, overlap, coverage_this, coverage_that)
@@ -208,15 +210,15 @@ func (t *storeTx) RelinkMany(ctx context.Context, ls []service.Link) error {
 		WITH RECURSIVE up(id, at) AS (
 			SELECT id, id FROM unnest($1::int8[]) AS id
 			UNION ALL
-			SELECT up.id, a.duplicate_of FROM up JOIN articles a ON a.id = up.at WHERE a.duplicate_of IS NOT NULL
+			SELECT up.id, a.duplicate_of FROM up JOIN articles a ON a.id = up.at WHERE a.cluster_head IS NOT NULL
 		), moved(id, head) AS (
-			SELECT up.id, up.at FROM up JOIN articles h ON h.id = up.at WHERE h.duplicate_of IS NULL
+			SELECT up.id, up.at FROM up JOIN articles h ON h.id = up.at WHERE h.cluster_head IS NULL
 			UNION ALL
 			SELECT * FROM unnest($2::int8[], $3::int8[])
 		), down(id, head) AS (
 			SELECT id, head FROM moved
 			UNION
-			SELECT a.id, down.head FROM down JOIN articles a ON a.duplicate_of = down.id
+			SELECT a.id, down.head FROM down JOIN articles a ON a.duplicate_of = down.id WHERE a.cluster_head IS NOT NULL
 		)
 		UPDATE articles AS a SET cluster_head = nullif(d.head, a.id)
 		FROM (SELECT DISTINCT id, head FROM down) d

@@ -173,7 +173,7 @@ type Article struct {
 }
 
 // IsCanonical reports whether the article heads its cluster.
-func (a *Article) IsCanonical() bool { return a.DuplicateOf == 0 }
+func (a *Article) IsCanonical() bool { return a.DuplicateOf == 0 || a.IsDriftHead() }
 
 // fingerprint is the stored fingerprint of the article.
 func (a *Article) fingerprint() fingerprint.Fingerprint {

@@ -54,6 +54,9 @@ func (s *Service) correct(ctx context.Context, tx Tx, locks *clusterLocks, x Art
 		}
 	}
 	l := link(x.ID, d)
+	if err := placeLink(ctx, tx, &l, fp.Shingles); err != nil {
+		return Verdict{}, false, err
+	}
 	if ok, err := s.copiesFollow(ctx, tx, x, fp, l); err != nil || !ok {
 		return Verdict{}, false, err
 	}

@@ -73,13 +73,40 @@ func (s *Service) readGroup(ctx context.Context, r ArticleReader, x int64) (*gro
 	return newGroup(members, apart, s.defaults), nil
 }
 
+// readDependants reads the dependants of article x, whose cluster's lock
+// is held, as a group. The dependants heading clusters of their own
+// (rules_drift.go) are in clusters that lock does not cover: it locks
+// those too, and reads the group again once it holds them.
+func (s *Service) readDependants(ctx context.Context, tx Tx, locks *clusterLocks, x int64) (*group, error) {
+	g, err := s.readGroup(ctx, tx, x)
+	if err != nil || g == nil {
+		return g, err
+	}
+	var heads []int64
+	for _, m := range g.members {
+		if m.IsDriftHead() {
+			heads = append(heads, m.ID)
+		}
+	}
+	if len(heads) == 0 {
+		return g, nil
+	}
+	slices.Sort(heads)
+	for _, h := range heads {
+		if err := locks.lock(ctx, tx, h); err != nil {
+			return nil, err
+		}
+	}
+	return s.readGroup(ctx, tx, x)
+}
+
 // leave prepares article x, read under its cluster's lock, to leave: its
 // dependants stay together, headed by the earliest of them — which is
 // judged again against the articles ingested before it, x left out, and
 // may link to one — each of the others linking to a dependant before it
 // that it matches, or judged again against the stored articles.
 func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Article) error {
-	g, err := s.readGroup(ctx, tx, x.ID)
+	g, err := s.readDependants(ctx, tx, locks, x.ID)
 	if err != nil || g == nil {
 		return err
 	}
@@ -111,7 +138,7 @@ func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Artic
 // are judged again against the stored articles. was is the cluster next
 // was in before.
 func (s *Service) keepDependants(ctx context.Context, tx Tx, locks *clusterLocks, next *member, was int64) error {
-	g, err := s.readGroup(ctx, tx, next.ID)
+	g, err := s.readDependants(ctx, tx, locks, next.ID)
 	if err != nil || g == nil {
 		return err
 	}
@@ -153,7 +180,13 @@ func (s *Service) judgeRest(ctx context.Context, tx Tx, locks *clusterLocks, p *
 		return err
 	}
 	for k, i := range rest {
-		p.set(i, judged[k], false)
+		l := judged[k]
+		if l.DuplicateOf != 0 && !slices.Contains(p.reshaped, l.ClusterID) {
+			if err := placeLink(ctx, tx, &l, p.g.members[i].fp.Shingles); err != nil {
+				return err
+			}
+		}
+		p.set(i, l, false)
 	}
 	return nil
 }
@@ -198,6 +231,10 @@ func (p *relinks) changed() []Link {
 		switch {
 		case l.DuplicateOf == 0:
 			l.ClusterID = 0
+		case m.IsDriftHead() || l.ClusterID == m.ID:
+			// It heads a cluster of its own though linked (rules_drift.go),
+			// and goes on heading it: a relink never merges two clusters.
+			l.ClusterID = m.ID
 		case inGroup:
 			l.ClusterID = p.links[j].ClusterID
 			if p.links[j].DuplicateOf == 0 {

@@ -31,7 +31,9 @@
 //	         rules_*.go         the rules decide from what was read
 //	write    ingest_write.go    the match's cluster locked and checked
 //	                            (ingest_locks_cluster.go), the articles
-//	                            written: where an article is stored
+//	                            written: where an article is stored, in its
+//	                            match's cluster or, drifting, its own
+//	                            (ingest_drift.go)
 //	commit   service.go         withRetry commits, or runs it again after a
 //	                            conflict between concurrent writers
 //
@@ -44,7 +46,9 @@
 // The verdict's rules read nothing and lock nothing: decide (near and exact,
 // rules_near.go), boilerplate (rules_boilerplate.go), partial duplicates
 // (rules_partial.go, rules_sentences.go), similarity (rules_similarity.go),
-// the member a cluster keeps (rules_keep.go), and the order they apply in
+// the member a cluster keeps (rules_keep.go), a cluster's original
+// (rules_original.go), the partial duplicate that heads a cluster of its
+// own rather than drift from its match's (rules_drift.go), and the order they apply in
 // (rules_verdict.go). Judging one article, a group, or stored articles again
 // reads what they ask for and hands it to them.
 //

@@ -11,7 +11,9 @@ import (
 // article, so they form trees; a cluster is one tree, and its head — the
 // earliest ingested member, which every link of the cluster leads to — gives
 // the cluster its id. A new article joins the cluster of the article it
-// links to; two clusters never merge.
+// links to, but a partial duplicate that would drift from that cluster's
+// story heads one of its own, its link kept (rules_drift.go); two clusters
+// never merge.
 //
 // Every link is a real match, at every moment: when an article changes or
 // leaves (deleted, or new content under its key), the articles that link to
@@ -139,5 +141,6 @@ func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Art
 			return Link{}, err
 		}
 	}
-	return link(d.ID, dec), nil
+	l := link(d.ID, dec)
+	return l, placeLink(ctx, tx, &l, fp.Shingles)
 }

@@ -76,7 +76,11 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	a := newArticle(in, fp, link(existing.ID, d))
+	l := link(existing.ID, d)
+	if err := placeLink(ctx, tx, &l, fp.Shingles); err != nil {
+		return Verdict{}, err
+	}
+	a := newArticle(in, fp, l)
 	if replacing {
 		err = tx.Replace(ctx, &a, in.Body)
 	} else {
@@ -222,6 +226,10 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 		return err
 	}
 
+	origs, err := storedOriginals(ctx, tx, decisions, ids)
+	if err != nil {
+		return err
+	}
 	articles := make([]*Article, len(g))
 	bodies := make([]string, len(g))
 	for i, it := range g {
@@ -229,10 +237,15 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 		if d.best != nil && isGroupID(d.best.ID, ids) {
 			d.best.clusterID = articles[slices.Index(ids, d.best.ID)].ClusterID
 		}
-		a := newArticle(it.in, it.fp, link(ids[i], d))
+		l := link(ids[i], d)
+		if o, ok := origs[l.ClusterID]; ok && drifts(l.Status, it.fp.Shingles, o.Shingles) {
+			l.headsOwn()
+		}
+		a := newArticle(it.in, it.fp, l)
 		if a.ClusterID == 0 {
 			a.ClusterID = a.ID // heads its cluster; InsertMany writes no cluster_head for it
 		}
+		noteOriginal(origs, &a)
 		articles[i], bodies[i] = &a, it.in.Body
 	}
 	if err := tx.InsertMany(ctx, articles, bodies); err != nil {
@@ -243,6 +256,32 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 		it.verdict.Created, it.verdict.Candidates = true, candidates[i]
 	}
 	return nil
+}
+
+// storedOriginals reads the originals of the stored clusters a group's
+// articles link to, locked by checkGroupMatches, for the drift rule.
+func storedOriginals(ctx context.Context, r ArticleReader, decisions []decision, ids []int64) (map[int64]ClusterOriginal, error) {
+	var clusters []int64
+	for _, d := range decisions {
+		if d.best != nil && !isGroupID(d.best.ID, ids) {
+			clusters = append(clusters, d.best.clusterID)
+		}
+	}
+	if len(clusters) == 0 {
+		return map[int64]ClusterOriginal{}, nil
+	}
+	slices.Sort(clusters)
+	return r.ClusterOriginals(ctx, slices.Compact(clusters))
+}
+
+// noteOriginal records group article a, written before the group's later
+// articles, as its cluster's original when it is one.
+func noteOriginal(origs map[int64]ClusterOriginal, a *Article) {
+	c := ClusterOriginal{ID: a.ID, PublishedAt: a.PublishedAt, Shingles: a.Shingles,
+		HoldsMore: holdsMore(KeepCandidate{Status: a.Status, Coverage: a.Coverage})}
+	if o, ok := origs[a.ClusterID]; !ok || earlierOriginal(c, o) {
+		origs[a.ClusterID] = c
+	}
 }
 
 // saveOneByOne stores the articles of a group in turn, as Ingest stores

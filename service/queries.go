@@ -99,6 +99,6 @@ type Link struct {
 	ID          int64
 	Status      Status
 	DuplicateOf int64 // 0 when the article heads its cluster
-	ClusterID   int64 // DuplicateOf's cluster; 0 when the article heads its own
+	ClusterID   int64 // DuplicateOf's cluster; 0 or ID when the article heads its own (rules_drift.go)
 	Similarity        // to DuplicateOf
 }

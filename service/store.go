@@ -92,6 +92,10 @@ type ArticleReader interface {
 	// ClusterMembers returns the articles of a cluster, its head included,
 	// earliest ingested first; at most limit of them, 0 for all.
 	ClusterMembers(ctx context.Context, clusterID int64, limit int) ([]Article, error)
+	// ClusterOriginals returns the original of each of clusters ids that
+	// exists (rules_original.go's member, as the view cluster_original
+	// names it; for a lone article, the article), by cluster id.
+	ClusterOriginals(ctx context.Context, ids []int64) (map[int64]ClusterOriginal, error)
 	// Dependants returns the articles that link to article id (whose
 	// DuplicateOf is id), earliest ingested first.
 	Dependants(ctx context.Context, id int64) ([]Article, error)

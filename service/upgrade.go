@@ -121,7 +121,11 @@ func (s *Service) Refingerprint(ctx context.Context, id int64) (bool, error) {
 		}
 		in := ArticleInput{Text: Text{Title: x.Title, ContentType: x.ContentType}, ExternalID: x.ExternalID,
 			Source: x.Source, URL: x.URL, PublishedAt: x.PublishedAt}
-		next := newArticle(&in, fp, link(x.ID, d))
+		l := link(x.ID, d)
+		if err := placeLink(ctx, tx, &l, fp.Shingles); err != nil {
+			return err
+		}
+		next := newArticle(&in, fp, l)
 		next.IngestedAt = x.IngestedAt
 		if err := tx.Refingerprint(ctx, &next, body); err != nil {
 			return err

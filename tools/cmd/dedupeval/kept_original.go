@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ type driftResult struct {
 	Clusters int `json:"clusters"`
 	Members  int `json:"members"` // members other than the original
 	Drifted  int `json:"drifted"` // sharing less than driftShare with the original
+	// Kinds counts the drifted members by driftKind.
+	Kinds map[string]int `json:"kinds,omitempty"`
 }
 
 // clusterJSON is the part of GET /v1/clusters/{id} read here.
@@ -67,7 +70,7 @@ func measureDrift(s *newsSet, st *stored) driftResult {
 			byCluster[a.ClusterID] = append(byCluster[a.ClusterID], i)
 		}
 	}
-	var r driftResult
+	r := driftResult{Kinds: map[string]int{}}
 	for _, members := range byCluster {
 		if len(members) < 2 {
 			continue
@@ -86,6 +89,7 @@ func measureDrift(s *newsSet, st *stored) driftResult {
 			r.Members++
 			if g := s.Grams[m]; len(g) == 0 || float64(g.shared(s.Grams[orig])) < driftShare*float64(len(g)) {
 				r.Drifted++
+				r.Kinds[driftKind(s, st, m, orig)]++
 			}
 		}
 	}
@@ -199,10 +203,24 @@ func writeKept(w io.Writer, n *newsEvaluation) {
 		}
 		t.write(w)
 	}
-	d := r.Drift
+	writeDrift(w, r.Drift)
+	fmt.Fprintf(w, "Reading them back took %.0f s.\n\n", r.Seconds)
+}
+
+// writeDrift writes the drift paragraph, and the drifted members by kind.
+func writeDrift(w io.Writer, d driftResult) {
 	fmt.Fprintf(w, "**Drift.** Of the %d members (original excepted) of the %d clusters the corpora formed alone, %d share less than %.0f %% of their 5-grams with their cluster's earliest published article: %s.\n\n",
 		d.Members, d.Clusters, d.Drifted, 100*driftShare, rate{Hit: d.Drifted, Of: d.Members}.String())
-	fmt.Fprintf(w, "Reading them back took %.0f s.\n\n", r.Seconds)
+	if len(d.Kinds) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "The drifted members by verdict; by the member their link names (the original, or another member: a chain); by what they are to that member (holding %.0f %% or more of its 5-grams: an expansion or a compilation; %.0f %% or more of theirs held by it: an excerpt); and, for partial duplicates, the service's coverage of the link (this: the share of the member found in its match; that: the share of its match found in the member; by tenths, rounded down):\n\n", 100*holdsShare, 100*holdsShare)
+	t := newTable("drifted member", "count").leftAligned(1)
+	keys := slices.Sorted(maps.Keys(d.Kinds))
+	for _, k := range keys {
+		t.add(k, fmt.Sprint(d.Kinds[k]))
+	}
+	t.write(w)
 }
 
 // goals are issue 36's: drift ≤ 1 %; how often the kept member is the

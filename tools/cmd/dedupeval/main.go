@@ -61,6 +61,7 @@ type config struct {
 	sentenceLinks int
 	novelLimit    int
 	sweep         bool
+	driftOnly     bool
 	workers       int
 	dictDir       string
 }
@@ -77,6 +78,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.sentenceLinks, "sentence-links", 400, "sentence links the sentence audit samples")
 	fs.IntVar(&cfg.novelLimit, "novel-limit", 0, "keep at most this many 围城 originals per band (0: all)")
 	fs.BoolVar(&cfg.sweep, "sweep", true, "sweep the fingerprint settings (false: the shipped one alone)")
+	fs.BoolVar(&cfg.driftOnly, "drift-only", false, "store the corpora, print the drift of their clusters (section 3c) and stop, writing no report: for iterating on how clusters form")
 	fs.IntVar(&cfg.workers, "workers", 2, "goroutines that fingerprint, and connections that check")
 	fs.StringVar(&cfg.dictDir, "dict", fingerprint.DefaultDictDir(), "the jieba dictionary folder")
 	if err := fs.Parse(args); err != nil {
@@ -127,6 +129,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		if ev.News, ev.Postgres, err = evaluateNews(ctx, cfg, d, nc.Articles, stdout); err != nil {
 			return err
+		}
+		if cfg.driftOnly {
+			return nil
 		}
 	}
 

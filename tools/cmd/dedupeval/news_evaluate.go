@@ -30,6 +30,10 @@ func evaluateNews(ctx context.Context, cfg config, d *fingerprint.Dictionary, ar
 	if err != nil {
 		return nil, "", fmt.Errorf("start the service: %w", err)
 	}
+	if cfg.driftOnly {
+		err := driftOnly(ctx, n, newClient(srv.URL), stdout)
+		return n, pg, errors.Join(err, srv.Stop())
+	}
 	reposts, err := throughAPI(ctx, cfg, n, newClient(srv.URL), stdout)
 	if err := errors.Join(err, srv.Stop()); err != nil {
 		return nil, "", err
@@ -111,6 +115,18 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 	}
 	n.Kept.Drift = drift
 	return reposts, nil
+}
+
+// driftOnly stores the corpora and prints the drift of their clusters, the
+// drifted members by kind.
+func driftOnly(ctx context.Context, n *newsEvaluation, c *client, stdout io.Writer) error {
+	st, err := ingestNews(ctx, c, n.Articles, stdout)
+	if err != nil {
+		return err
+	}
+	n.Kept.Drift = measureDrift(n.Set, st)
+	writeDrift(stdout, n.Kept.Drift)
+	return nil
 }
 
 // summarizeIngest counts the verdicts of the ingest by corpus.
