@@ -9,8 +9,8 @@ import (
 )
 
 // verdictResponse is a verdict. ID is absent for a check, which stores
-// nothing, and ClusterID null for a check that matched nothing; Created is
-// present only in a batch's results.
+// nothing, and ClusterID null for a check that matched nothing or would head
+// a cluster of its own; Created is present only in a batch's results.
 type verdictResponse struct {
 	ID          *int64             `json:"id,omitempty"`
 	ExternalID  string             `json:"external_id"`

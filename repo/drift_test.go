@@ -59,6 +59,14 @@ func TestDriftingPartialHeadsItsOwnCluster(t *testing.T) {
 	if n.ClusterID != o.ClusterID {
 		t.Fatalf("the story's copy is %s in cluster %d, want in the story's %d", n.Status, n.ClusterID, o.ClusterID)
 	}
+	// A check places the page as its ingest will: in no stored cluster.
+	chk, err := svc.Check(ctx, input("page", page), svc.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chk.Status != service.StatusPartialDuplicate || chk.ClusterID != 0 {
+		t.Errorf("the page checked is %s in cluster %d, want a partial duplicate heading a cluster of its own (0: not stored)", chk.Status, chk.ClusterID)
+	}
 	p, err := svc.Ingest(ctx, input("page", page), svc.Defaults())
 	if err != nil {
 		t.Fatal(err)

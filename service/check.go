@@ -51,7 +51,11 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	if err != nil {
 		return Verdict{}, err
 	}
-	v := verdictOf(newArticle(&in, fp, link(0, d)), d.matches)
+	l := link(0, d)
+	if err := placeLink(ctx, s.store, &l, fp.Shingles); err != nil { // cluster_id as an ingest would place it
+		return Verdict{}, err
+	}
+	v := verdictOf(newArticle(&in, fp, l), d.matches)
 	v.Candidates = candidates
 	if opts.SharedSentences {
 		found, err := reads.sentences()

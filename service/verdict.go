@@ -15,7 +15,8 @@ type Verdict struct {
 	// an article it was compared with. nil when unique.
 	DuplicateOf *Reference
 	// ClusterID is the cluster the article belongs to (its own id when it
-	// heads one); for a check, the cluster of DuplicateOf, 0 when unique.
+	// heads one); for a check, the cluster it would join: DuplicateOf's,
+	// 0 when unique or when it would head its own (rules_drift.go).
 	ClusterID int64
 	Matches   []Match // verified matches, closest first
 	Simhash   uint64
