@@ -232,6 +232,14 @@ type clusterSummaryResponse struct {
 	LastIngestedAt string               `json:"last_ingested_at"`
 	Kept           *keptResponse        `json:"kept"`
 	KeptArticle    *keptArticleResponse `json:"kept_article"`
+	OtherCoverage  otherCoverageCount   `json:"other_coverage"`
+}
+
+// otherCoverageCount is how many articles GET /v1/clusters/{id}/other-coverage
+// lists for a cluster, counted up to service.MaxOtherCoverageCounted.
+type otherCoverageCount struct {
+	Articles int  `json:"articles"`
+	More     bool `json:"more"`
 }
 
 type keptArticleResponse struct {
@@ -307,6 +315,7 @@ func clusterSummary(s service.ClusterSummary) clusterSummaryResponse {
 		Sources:        s.Sources,
 		Statuses:       s.Statuses,
 		LastIngestedAt: timestamp(s.LastIngested),
+		OtherCoverage:  otherCoverageCount{Articles: s.OtherCoverage.Articles, More: s.OtherCoverage.More},
 	}
 	if s.Kept.ID != 0 {
 		k := kept(s.Kept)

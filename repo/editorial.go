@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // The editors' decisions (migration 00009): the decisions log, the choices
@@ -79,7 +80,8 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 	rows, err := q.db.Query(ctx, `
 		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at,
 		       article_text_length(a.content_type, a.body), k.decision_id,
-		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles
+		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles,
+		       a.fingerprint_version
 		FROM articles a
 		LEFT JOIN kept_articles k ON k.article_id = a.id
 		WHERE a.cluster_id = ANY ($1)
@@ -93,8 +95,10 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 		var decision *int64
 		var this, that float32
 		var shingles []int32
+		var version int16
 		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision,
-			&c.Status, &this, &that, &shingles)
+			&c.Status, &this, &that, &shingles, &version)
+		c.Version = fingerprint.Version(version)
 		c.Coverage = service.Coverage{This: float64(this), That: float64(that)}
 		c.Shingles = shingleSet(shingles)
 		if decision != nil {

@@ -140,6 +140,9 @@ type KeepCandidate struct {
 	// Status and Coverage are its verdict's, for holdsMore.
 	Status   Status
 	Coverage Coverage
+	// Version is its fingerprint's version: other coverage compares
+	// sentences of one version only.
+	Version fingerprint.Version
 }
 
 // holdsMore reports whether c holds the article it links to plus much more
