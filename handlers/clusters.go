@@ -180,6 +180,8 @@ type memberResponse struct {
 	Kept       bool                `json:"kept"`
 	Likeness   *likenessResponse   `json:"likeness"`
 	Difference *differenceResponse `json:"difference"`
+	// Compilation: it holds most of the text of two stories or more.
+	Compilation bool `json:"compilation"`
 }
 
 type likenessResponse struct {
@@ -260,7 +262,8 @@ func clusterOf(v service.ClusterView, diffs map[int64]service.Difference) cluste
 		Decisions:  make([]decisionResponse, 0, len(v.Decisions)),
 	}
 	for _, m := range v.Members {
-		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID}
+		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID,
+			Compilation: v.Compilations[m.ID]}
 		if l, ok := v.Likeness[m.ID]; ok {
 			mr.Likeness = &likenessResponse{Distance: l.Distance, WordRatio: ratio(l.WordRatio), Overlap: ratio(l.Overlap),
 				Coverage: ratio(l.Coverage), KeptCoverage: ratio(l.KeptCoverage)}

@@ -23,10 +23,12 @@ import (
 //     KeepLengthTolerancePercent points less counts as complete too; a
 //     member that holds the article it links to plus much more (holdsMore:
 //     a digest, a compilation, an expansion) is not counted, unless all of
-//     them are (issue 36: length let a padded repost win, docs/reporting.md);
+//     them are (issue 36: length let a padded repost win, docs/reporting.md),
+//     and a compilation (isCompilation) never is: when every one is, all
+//     count as complete;
 //  3. of the complete texts, the earliest published (then the lowest id).
 //
-// The view cluster_kept (migrations 00009, 00017, 00022) applies the same rule in
+// The view cluster_kept (migrations 00009, 00017, 00022, 00023) applies the same rule in
 // SQL, with the policy recorded in keep_policy; a test in repo holds the
 // two to each other.
 
@@ -143,6 +145,19 @@ type KeepCandidate struct {
 	// Version is its fingerprint's version: other coverage compares
 	// sentences of one version only.
 	Version fingerprint.Version
+	// Compilation is whether it holds, besides the article it links to
+	// plus much more (holdsMore), half or more of an article of another
+	// cluster: the text of two stories or more (isCompilation).
+	Compilation bool
+}
+
+// isCompilation reports a compilation: a member holding most of the text
+// of two or more different stories — the article it links to (holdsMore)
+// and, read from the sentence index (article_holds_other_story, migration
+// 00023), half or more of an article of another cluster. It is never kept
+// by completeness (docs/reporting.md, "Compilations").
+func isCompilation(c KeepCandidate) bool {
+	return holdsMore(c) && c.Compilation
 }
 
 // holdsMore reports whether c holds the article it links to plus much more
@@ -198,6 +213,12 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 
 	contenders := slices.DeleteFunc(slices.Clone(atBest), holdsMore)
 	if len(contenders) == 0 {
+		contenders = slices.DeleteFunc(slices.Clone(atBest), isCompilation)
+	}
+	// Compilations alone: none is kept by completeness, all count as
+	// complete, and the earliest is kept.
+	byCompleteness := len(contenders) > 0
+	if !byCompleteness {
 		contenders = atBest
 	}
 	held, story := storyHeld(members)
@@ -208,7 +229,7 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 	var complete []KeepCandidate
 	next := 0 // the most held by a text that is not complete
 	for _, m := range contenders {
-		if isComplete(held[m.ID], most) {
+		if !byCompleteness || isComplete(held[m.ID], most) {
 			complete = append(complete, m)
 		} else {
 			next = max(next, held[m.ID])
@@ -220,7 +241,7 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 	}
 	facts.Held, facts.NextHeld = percentOf(most, story), percentOf(next, story)
 	facts.Complete, facts.SetAside = len(complete), len(atBest)-len(contenders)
-	if len(complete) == 1 {
+	if len(complete) == 1 && byCompleteness {
 		return Kept{ID: complete[0].ID, Rule: KeepByLength, Facts: facts,
 			Reason: prefix + fmt.Sprintf("the most complete text: it holds %d%% of the story's text, the next %d%%", facts.Held, facts.NextHeld) + aside}
 	}

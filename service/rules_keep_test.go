@@ -46,6 +46,14 @@ func TestKeep(t *testing.T) {
 		c.Status, c.Coverage = StatusPartialDuplicate, Coverage{This: this, That: that}
 		return c
 	}
+	// compilation makes c a partial duplicate holding the article it links
+	// to and half of an article of another cluster.
+	compilation := func(c KeepCandidate) KeepCandidate {
+		c = partial(c, 0.3, 1)
+		c.Compilation = true
+		return c
+	}
+	marked := func(c KeepCandidate) KeepCandidate { c.Compilation = true; return c }
 
 	tests := []struct {
 		name     string
@@ -78,6 +86,14 @@ func TestKeep(t *testing.T) {
 		{"a digest from the only preferred source is kept by source", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1)}, xinhua, 2, KeepBySource, "preferred source xinhua"},
 		{"when every member of the best source holds more, they count", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1), partial(m(3, "xinhua", 0, 2000, 1), 0.4, 1)},
 			xinhua, 3, KeepEarliest, "of the 2 members from preferred source xinhua"},
+		{"when every member of the best source holds more, a compilation still does not count",
+			[]KeepCandidate{m(1, "sina", 0, 800, 0), compilation(m(2, "xinhua", 0, 800, -10, 3000)), partial(m(3, "xinhua", 0, 700, 5), 0.3, 1)},
+			xinhua, 3, KeepByLength, "of the 2 members from preferred source xinhua, the most complete text"},
+		{"compilations alone: none is kept by completeness, the earliest is",
+			[]KeepCandidate{m(1, "sina", 0, 800, 0), compilation(m(2, "xinhua", 0, 800, 10, 3000)), compilation(m(3, "xinhua", 0, 500, 5, 3000))},
+			xinhua, 3, KeepEarliest, "of 2 complete texts"},
+		{"the mark counts only with a partial link that holds more", []KeepCandidate{m(1, "sina", 0, 800, 0), marked(m(2, "163", 0, 800, -5))},
+			KeepPolicy{}, 2, KeepEarliest, "2 complete"},
 		{"a footer two reposts of one portal share is no story in a cluster of six",
 			[]KeepCandidate{m(1, "xinhua", 0, 500, 0), m(2, "a", 0, 500, 60), m(3, "b", 0, 500, 70), m(4, "c", 0, 500, 80),
 				withExtra(m(5, "portal", 0, 500, 90), 10_000, 10_100), withExtra(m(6, "portal", 0, 480, 95), 10_000, 10_100)},
