@@ -135,7 +135,6 @@ type KeepCandidate struct {
 	ExternalID  string
 	Title       string
 	PublishedAt time.Time
-	TextLength  int       // characters of its text (an HTML body without markup)
 	Kept        *Decision // the editor's choice in force on it, if any
 	// Shingles are its sampled 5-grams: how much of the story it holds.
 	Shingles fingerprint.ShingleSet
@@ -261,29 +260,50 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 // cluster_kept counts the same.
 func storyHeld(members []KeepCandidate) (map[int64]int, int) {
 	quorum := max(2, (len(members)+1)/2)
-	count := map[uint32]int{}
+	// Counted by sorting every member's 5-grams together, not in a map: a
+	// page of fifty clusters of a hundred members spent most of its time
+	// growing maps (docs/ui.md, "The list's keep rule", 2026-11-27).
+	total := 0
+	for _, m := range members {
+		total += len(m.Shingles)
+	}
+	all := make([]uint32, 0, total)
 	for _, m := range members {
 		for i, s := range m.Shingles {
 			if i == 0 || m.Shingles[i-1] != s {
-				count[s]++
+				all = append(all, s)
 			}
 		}
 	}
-	story := 0
-	for _, n := range count {
-		if n >= quorum {
-			story++
+	slices.Sort(all)
+	var story []uint32 // sorted
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j] == all[i] {
+			j++
 		}
+		if j-i >= quorum {
+			story = append(story, all[i])
+		}
+		i = j
 	}
 	held := make(map[int64]int, len(members))
 	for _, m := range members {
+		n, k := 0, 0
 		for i, s := range m.Shingles {
-			if (i == 0 || m.Shingles[i-1] != s) && count[s] >= quorum {
-				held[m.ID]++
+			if i > 0 && m.Shingles[i-1] == s {
+				continue
+			}
+			for k < len(story) && story[k] < s {
+				k++
+			}
+			if k < len(story) && story[k] == s {
+				n++
 			}
 		}
+		held[m.ID] = n
 	}
-	return held, story
+	return held, len(story)
 }
 
 // percentOf is n in percent of of, rounded down; 0 when of is.

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestKeep(t *testing.T) {
 				sh = append(sh, 1_000_000*uint32(id)+g)
 			}
 		}
-		return KeepCandidate{ID: id, ClusterID: 1, Source: source, TextLength: len(sh), Shingles: sh,
+		return KeepCandidate{ID: id, ClusterID: 1, Source: source, Shingles: sh,
 			PublishedAt: day.Add(time.Duration(minutes) * time.Minute)}
 	}
 	// withExtra adds the 5-grams [from, to) to c, in order.
@@ -33,7 +34,6 @@ func TestKeep(t *testing.T) {
 			c.Shingles = append(c.Shingles, g)
 		}
 		slices.Sort(c.Shingles)
-		c.TextLength = len(c.Shingles)
 		return c
 	}
 	kept := func(c KeepCandidate, decision int64) KeepCandidate {
@@ -167,5 +167,51 @@ func TestDecisionInputValidate(t *testing.T) {
 	in := DecisionInput{Editor: "  王芳 ", Note: "不是同一事件"}
 	if err := in.validate(); err != nil || in.Editor != "王芳" {
 		t.Errorf("validate() = %v, editor %q; want nil, 王芳", err, in.Editor)
+	}
+}
+
+// TestStoryHeldAsCounted: storyHeld, which sorts the members' 5-grams
+// together, counts what counting each 5-gram's holders in a map counts,
+// on random clusters of 1 to 120 members.
+func TestStoryHeldAsCounted(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(36, 23))
+	for range 200 {
+		members := make([]KeepCandidate, 1+rng.IntN(120))
+		for i := range members {
+			var sh fingerprint.ShingleSet
+			for g := uint32(rng.IntN(50)); g < uint32(50+rng.IntN(300)); g += uint32(1 + rng.IntN(3)) {
+				sh = append(sh, g)
+			}
+			members[i] = KeepCandidate{ID: int64(i + 1), Shingles: sh}
+		}
+		quorum := max(2, (len(members)+1)/2)
+		count := map[uint32]int{}
+		for _, m := range members {
+			for _, s := range m.Shingles {
+				count[s]++
+			}
+		}
+		wantStory := 0
+		for _, n := range count {
+			if n >= quorum {
+				wantStory++
+			}
+		}
+		held, story := storyHeld(members)
+		if story != wantStory {
+			t.Fatalf("%d members: story of %d 5-grams, want %d", len(members), story, wantStory)
+		}
+		for _, m := range members {
+			want := 0
+			for _, s := range m.Shingles {
+				if count[s] >= quorum {
+					want++
+				}
+			}
+			if held[m.ID] != want {
+				t.Fatalf("%d members: member %d holds %d, want %d", len(members), m.ID, held[m.ID], want)
+			}
+		}
 	}
 }
