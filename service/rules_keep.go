@@ -260,9 +260,10 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 // cluster_kept counts the same.
 func storyHeld(members []KeepCandidate) (map[int64]int, int) {
 	quorum := max(2, (len(members)+1)/2)
-	// Counted by sorting every member's 5-grams together, not in a map: a
-	// page of fifty clusters of a hundred members spent most of its time
-	// growing maps (docs/ui.md, "The list's keep rule", 2026-11-27).
+	// Counted by sorting every member's 5-grams together (a radix sort,
+	// linear), not in a map: a page of fifty clusters of a hundred members
+	// spent most of its time growing maps (docs/ui.md, "The list's keep
+	// rule", 2026-11-27).
 	total := 0
 	for _, m := range members {
 		total += len(m.Shingles)
@@ -275,7 +276,7 @@ func storyHeld(members []KeepCandidate) (map[int64]int, int) {
 			}
 		}
 	}
-	slices.Sort(all)
+	all = radixSort(all)
 	var story []uint32 // sorted
 	for i := 0; i < len(all); {
 		j := i + 1
@@ -304,6 +305,31 @@ func storyHeld(members []KeepCandidate) (map[int64]int, int) {
 		held[m.ID] = n
 	}
 	return held, len(story)
+}
+
+// radixSort sorts a ascending, a byte a pass (least significant first),
+// into a or a buffer of its length; it returns the sorted slice.
+func radixSort(a []uint32) []uint32 {
+	buf := make([]uint32, len(a))
+	for shift := uint(0); shift < 32; shift += 8 {
+		var count [257]int
+		for _, v := range a {
+			count[(v>>shift)&0xff+1]++
+		}
+		if count[1] == len(a) { // every element has a 0 byte here
+			continue
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, v := range a {
+			b := (v >> shift) & 0xff
+			buf[count[b]] = v
+			count[b]++
+		}
+		a, buf = buf, a
+	}
+	return a
 }
 
 // percentOf is n in percent of of, rounded down; 0 when of is.

@@ -181,8 +181,9 @@ func TestStoryHeldAsCounted(t *testing.T) {
 		for i := range members {
 			var sh fingerprint.ShingleSet
 			for g := uint32(rng.IntN(50)); g < uint32(50+rng.IntN(300)); g += uint32(1 + rng.IntN(3)) {
-				sh = append(sh, g)
+				sh = append(sh, g*2654435761) // spread over every byte
 			}
+			slices.Sort(sh)
 			members[i] = KeepCandidate{ID: int64(i + 1), Shingles: sh}
 		}
 		quorum := max(2, (len(members)+1)/2)
