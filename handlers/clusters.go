@@ -180,6 +180,8 @@ type memberResponse struct {
 	Kept       bool                `json:"kept"`
 	Likeness   *likenessResponse   `json:"likeness"`
 	Difference *differenceResponse `json:"difference"`
+	// Compilation: it holds most of the text of two stories or more.
+	Compilation bool `json:"compilation"`
 }
 
 type likenessResponse struct {
@@ -232,6 +234,14 @@ type clusterSummaryResponse struct {
 	LastIngestedAt string               `json:"last_ingested_at"`
 	Kept           *keptResponse        `json:"kept"`
 	KeptArticle    *keptArticleResponse `json:"kept_article"`
+	OtherCoverage  otherCoverageCount   `json:"other_coverage"`
+}
+
+// otherCoverageCount is how many articles GET /v1/clusters/{id}/other-coverage
+// lists for a cluster, counted up to service.MaxOtherCoverageCounted.
+type otherCoverageCount struct {
+	Articles int  `json:"articles"`
+	More     bool `json:"more"`
 }
 
 type keptArticleResponse struct {
@@ -252,7 +262,8 @@ func clusterOf(v service.ClusterView, diffs map[int64]service.Difference) cluste
 		Decisions:  make([]decisionResponse, 0, len(v.Decisions)),
 	}
 	for _, m := range v.Members {
-		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID}
+		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID,
+			Compilation: v.Compilations[m.ID]}
 		if l, ok := v.Likeness[m.ID]; ok {
 			mr.Likeness = &likenessResponse{Distance: l.Distance, WordRatio: ratio(l.WordRatio), Overlap: ratio(l.Overlap),
 				Coverage: ratio(l.Coverage), KeptCoverage: ratio(l.KeptCoverage)}
@@ -307,6 +318,7 @@ func clusterSummary(s service.ClusterSummary) clusterSummaryResponse {
 		Sources:        s.Sources,
 		Statuses:       s.Statuses,
 		LastIngestedAt: timestamp(s.LastIngested),
+		OtherCoverage:  otherCoverageCount{Articles: s.OtherCoverage.Articles, More: s.OtherCoverage.More},
 	}
 	if s.Kept.ID != 0 {
 		k := kept(s.Kept)

@@ -4,6 +4,29 @@
 -- schema with a new migration, then run `make schema`; make test fails
 -- (TestSchema) while this file differs from what the migrations make.
 
+CREATE FUNCTION public.article_holds_other_story(article bigint, cluster bigint) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT EXISTS (
+        SELECT 1
+        FROM (
+            SELECT DISTINCT h.article_id, h.position, h.runes
+            FROM sentences s
+            CROSS JOIN LATERAL (
+                SELECT o.article_id, o.position, o.runes, count(*) OVER () AS holders
+                FROM (SELECT * FROM sentences o WHERE o.text_hash = s.text_hash LIMIT 21) o
+            ) h
+            WHERE s.article_id = article AND h.article_id <> article AND h.holders <= 20
+        ) held
+        JOIN articles oa ON oa.id = held.article_id
+        WHERE oa.cluster_id <> cluster AND oa.sentence_runes > 0
+        GROUP BY held.article_id, oa.sentence_runes
+        HAVING count(*) >= 2 AND 2 * sum(held.runes) >= oa.sentence_runes
+    )
+$$;
+
+COMMENT ON FUNCTION public.article_holds_other_story(article bigint, cluster bigint) IS 'Whether article holds at least half of an article outside cluster (by the length of its indexed sentences, two at least, the same text; boilerplate sentences, held by 20 articles or more, left out): with holds_more, what makes a compilation (migration 00023).';
+
 CREATE FUNCTION public.article_search_after_insert() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -374,7 +397,11 @@ CREATE VIEW public.cluster_kept AS
             cardinality(p.sources) AS ranked_sources,
             p.length_tolerance_percent,
             k.decision_id,
-            COALESCE(((a.status = 'partial_duplicate'::text) AND (a.coverage_that >= (0.8)::real) AND (a.coverage_this < (0.8)::real)), false) AS holds_more
+            COALESCE(((a.status = 'partial_duplicate'::text) AND (a.coverage_that >= (0.8)::real) AND (a.coverage_this < (0.8)::real)), false) AS holds_more,
+                CASE
+                    WHEN ((a.status = 'partial_duplicate'::text) AND (a.coverage_that >= (0.8)::real) AND (a.coverage_this < (0.8)::real)) THEN public.article_holds_other_story(a.id, a.cluster_id)
+                    ELSE false
+                END AS compilation
            FROM (((public.articles a
              JOIN public.cluster_listing l ON ((l.cluster_id = a.cluster_id)))
              CROSS JOIN public.keep_policy p)
@@ -416,6 +443,7 @@ CREATE VIEW public.cluster_kept AS
             m.length_tolerance_percent,
             m.decision_id,
             m.holds_more,
+            m.compilation,
             COALESCE(h.held, (0)::bigint) AS held,
             min(m.source_rank) OVER (PARTITION BY m.cluster_id) AS best_rank,
             count(*) OVER (PARTITION BY m.cluster_id) AS size
@@ -434,12 +462,36 @@ CREATE VIEW public.cluster_kept AS
             b.length_tolerance_percent,
             b.decision_id,
             b.holds_more,
+            b.compilation,
             b.held,
             b.best_rank,
             b.size,
             count(*) FILTER (WHERE (b.source_rank = b.best_rank)) OVER (PARTITION BY b.cluster_id) AS at_best_rank,
-            count(*) FILTER (WHERE ((b.source_rank = b.best_rank) AND (NOT b.holds_more))) OVER (PARTITION BY b.cluster_id) AS at_best_rank_whole
+            count(*) FILTER (WHERE ((b.source_rank = b.best_rank) AND (NOT b.holds_more))) OVER (PARTITION BY b.cluster_id) AS at_best_rank_whole,
+            count(*) FILTER (WHERE ((b.source_rank = b.best_rank) AND (NOT b.compilation))) OVER (PARTITION BY b.cluster_id) AS at_best_rank_single
            FROM best b
+        ), contends AS (
+         SELECT c_1.id,
+            c_1.cluster_id,
+            c_1.source,
+            c_1.external_id,
+            c_1.title,
+            c_1.published_at,
+            c_1.shingles,
+            c_1.source_rank,
+            c_1.ranked_sources,
+            c_1.length_tolerance_percent,
+            c_1.decision_id,
+            c_1.holds_more,
+            c_1.compilation,
+            c_1.held,
+            c_1.best_rank,
+            c_1.size,
+            c_1.at_best_rank,
+            c_1.at_best_rank_whole,
+            c_1.at_best_rank_single,
+            ((c_1.source_rank = c_1.best_rank) AND ((NOT c_1.holds_more) OR ((c_1.at_best_rank_whole = 0) AND ((NOT c_1.compilation) OR (c_1.at_best_rank_single = 0))))) AS contends
+           FROM contending c_1
         ), most AS (
          SELECT c_1.id,
             c_1.cluster_id,
@@ -453,14 +505,16 @@ CREATE VIEW public.cluster_kept AS
             c_1.length_tolerance_percent,
             c_1.decision_id,
             c_1.holds_more,
+            c_1.compilation,
             c_1.held,
             c_1.best_rank,
             c_1.size,
             c_1.at_best_rank,
             c_1.at_best_rank_whole,
-            ((c_1.source_rank = c_1.best_rank) AND ((NOT c_1.holds_more) OR (c_1.at_best_rank_whole = 0))) AS contends,
-            max(c_1.held) FILTER (WHERE ((c_1.source_rank = c_1.best_rank) AND ((NOT c_1.holds_more) OR (c_1.at_best_rank_whole = 0)))) OVER (PARTITION BY c_1.cluster_id) AS most_held
-           FROM contending c_1
+            c_1.at_best_rank_single,
+            c_1.contends,
+            max(c_1.held) FILTER (WHERE c_1.contends) OVER (PARTITION BY c_1.cluster_id) AS most_held
+           FROM contends c_1
         ), complete AS (
          SELECT m.id,
             m.cluster_id,
@@ -474,15 +528,17 @@ CREATE VIEW public.cluster_kept AS
             m.length_tolerance_percent,
             m.decision_id,
             m.holds_more,
+            m.compilation,
             m.held,
             m.best_rank,
             m.size,
             m.at_best_rank,
             m.at_best_rank_whole,
+            m.at_best_rank_single,
             m.contends,
             m.most_held,
-            (m.contends AND ((100 * m.held) >= ((100 - m.length_tolerance_percent) * m.most_held))) AS is_complete,
-            count(*) FILTER (WHERE (m.contends AND ((100 * m.held) >= ((100 - m.length_tolerance_percent) * m.most_held)))) OVER (PARTITION BY m.cluster_id) AS complete_count,
+            (m.contends AND ((m.at_best_rank_single = 0) OR ((100 * m.held) >= ((100 - m.length_tolerance_percent) * m.most_held)))) AS is_complete,
+            count(*) FILTER (WHERE (m.contends AND ((m.at_best_rank_single = 0) OR ((100 * m.held) >= ((100 - m.length_tolerance_percent) * m.most_held))))) OVER (PARTITION BY m.cluster_id) AS complete_count,
             max(m.decision_id) OVER (PARTITION BY m.cluster_id) AS latest_decision
            FROM most m
         )
@@ -494,7 +550,7 @@ CREATE VIEW public.cluster_kept AS
         CASE
             WHEN (c.latest_decision IS NOT NULL) THEN 'editor'::text
             WHEN ((c.source_rank <= c.ranked_sources) AND (c.at_best_rank = 1)) THEN 'source'::text
-            WHEN (c.complete_count = 1) THEN 'length'::text
+            WHEN ((c.complete_count = 1) AND (c.at_best_rank_single > 0)) THEN 'length'::text
             ELSE 'earliest'::text
         END AS rule,
     d.editor AS decided_by,
@@ -505,7 +561,7 @@ CREATE VIEW public.cluster_kept AS
 
 COMMENT ON VIEW public.cluster_kept IS 'One row per cluster of two or more articles: the member to keep and the rule that chose it (editor, source, length or earliest), as GET /v1/clusters/{id} says, with the keep rule recorded in keep_policy.';
 
-COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do); earliest: the earliest published of the complete texts.';
+COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
 
 CREATE VIEW public.cluster_original AS
  SELECT DISTINCT ON (a.cluster_id) a.cluster_id,

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // The editors' decisions (migration 00009): the decisions log, the choices
@@ -74,12 +75,19 @@ func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]ser
 }
 
 // KeepCandidates returns the members of clusters as the keep rule reads
-// them.
+// them; whether a member is a compilation is asked of the sentence index
+// (article_holds_other_story, migration 00023) only for the few that hold
+// the article they link to plus much more, as the view cluster_kept asks.
+// It reads no body: the rule weighs the story held, not the length, and
+// reading the bodies to measure them took half the statement's time for
+// a page of large clusters (docs/ui.md, "The list's keep rule").
 func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]service.KeepCandidate, error) {
 	rows, err := q.db.Query(ctx, `
-		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at,
-		       article_text_length(a.content_type, a.body), k.decision_id,
-		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles
+		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at, k.decision_id,
+		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles,
+		       a.fingerprint_version,
+		       CASE WHEN a.status = 'partial_duplicate' AND a.coverage_that >= 0.8::real AND a.coverage_this < 0.8::real
+		            THEN article_holds_other_story(a.id, a.cluster_id) ELSE false END
 		FROM articles a
 		LEFT JOIN kept_articles k ON k.article_id = a.id
 		WHERE a.cluster_id = ANY ($1)
@@ -93,8 +101,10 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 		var decision *int64
 		var this, that float32
 		var shingles []int32
-		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &c.TextLength, &decision,
-			&c.Status, &this, &that, &shingles)
+		var version int16
+		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &decision,
+			&c.Status, &this, &that, &shingles, &version, &c.Compilation)
+		c.Version = fingerprint.Version(version)
 		c.Coverage = service.Coverage{This: float64(this), That: float64(that)}
 		c.Shingles = shingleSet(shingles)
 		if decision != nil {

@@ -27,14 +27,17 @@ type Likeness struct {
 // ClusterView is a cluster with its members, its kept member and the
 // decisions made in it.
 type ClusterView struct {
-	ID        int64 // its head's id
-	Size      int
-	Members   []Member // at most MaxClusterMembers, earliest ingested first
-	Kept      Kept
-	Original  Original           // the member the others derive from (rules_original.go)
-	Likeness  map[int64]Likeness // of each member but the kept one, with the kept one
-	Decisions []Decision         // in this cluster or about its members, latest first
-	Policy    KeepPolicy
+	ID       int64 // its head's id
+	Size     int
+	Members  []Member // at most MaxClusterMembers, earliest ingested first
+	Kept     Kept
+	Original Original // the member the others derive from (rules_original.go)
+	// Compilations are the members that hold most of the text of two
+	// stories or more (isCompilation), never kept by completeness.
+	Compilations map[int64]bool
+	Likeness     map[int64]Likeness // of each member but the kept one, with the kept one
+	Decisions    []Decision         // in this cluster or about its members, latest first
+	Policy       KeepPolicy
 }
 
 // Member returns the member with this id, if the view lists it.
@@ -68,7 +71,12 @@ func (s *Service) Cluster(ctx context.Context, id int64) (ClusterView, error) {
 		return ClusterView{}, err
 	}
 	v := ClusterView{ID: id, Size: len(candidates), Members: members, Policy: s.editorial.policy,
-		Kept: keep(candidates, s.editorial.policy), Original: originalOf(candidates)}
+		Kept: keep(candidates, s.editorial.policy), Original: originalOf(candidates), Compilations: map[int64]bool{}}
+	for _, c := range candidates {
+		if isCompilation(c) {
+			v.Compilations[c.ID] = true
+		}
+	}
 
 	kept, ok := v.Member(v.Kept.ID)
 	if !ok { // beyond the members listed

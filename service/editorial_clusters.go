@@ -65,6 +65,10 @@ type ClusterSummary struct {
 	ClusterRow
 	Kept       Kept
 	KeptMember KeepCandidate
+	Original   Original
+	// OtherCoverage counts the articles outside the cluster that share
+	// sentences with it (OtherCoverage's), up to MaxOtherCoverageCounted.
+	OtherCoverage OtherCoverageCount
 }
 
 // ClusterPage is a page of the list of clusters.
@@ -112,6 +116,7 @@ func (s *Service) Clusters(ctx context.Context, q ClusterQuery) (ClusterPage, er
 	for _, c := range candidates {
 		byCluster[c.ClusterID] = append(byCluster[c.ClusterID], c)
 	}
+	asked := make(map[int64][]KeepCandidate, len(rows)) // the original and the kept member of each
 	for _, r := range rows {
 		members := byCluster[r.ID]
 		if len(members) == 0 { // it changed between the two reads: shown as the list read it
@@ -119,8 +124,21 @@ func (s *Service) Clusters(ctx context.Context, q ClusterQuery) (ClusterPage, er
 			continue
 		}
 		k := keep(members, s.editorial.policy)
+		o := originalOf(members)
 		i := slices.IndexFunc(members, func(c KeepCandidate) bool { return c.ID == k.ID })
-		page.Clusters = append(page.Clusters, ClusterSummary{ClusterRow: r, Kept: k, KeptMember: members[i]})
+		j := slices.IndexFunc(members, func(c KeepCandidate) bool { return c.ID == o.ID })
+		asked[r.ID] = []KeepCandidate{members[j]}
+		if j != i {
+			asked[r.ID] = append(asked[r.ID], members[i])
+		}
+		page.Clusters = append(page.Clusters, ClusterSummary{ClusterRow: r, Kept: k, KeptMember: members[i], Original: o})
+	}
+	counts, err := s.otherCoverageCounts(ctx, asked)
+	if err != nil {
+		return ClusterPage{}, err
+	}
+	for i := range page.Clusters {
+		page.Clusters[i].OtherCoverage = counts[page.Clusters[i].ID]
 	}
 	return page, nil
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Other coverage: the articles that are not in a cluster but share
@@ -46,6 +48,80 @@ func (s *Service) OtherCoverage(ctx context.Context, v ClusterView) ([]SharedArt
 	})
 	if len(out) > MaxOtherCoverage {
 		out = out[:MaxOtherCoverage]
+	}
+	return out, nil
+}
+
+// MaxOtherCoverageCounted is where the list of clusters stops counting a
+// cluster's other coverage: it says "20+" past it.
+const MaxOtherCoverageCounted = 20
+
+// OtherCoverageCount is how many articles a cluster's other coverage
+// lists, as the list of clusters shows it.
+type OtherCoverageCount struct {
+	Articles int  // at most MaxOtherCoverageCounted
+	More     bool // more than MaxOtherCoverageCounted
+}
+
+// otherCoverageCounts counts, for each of a page's clusters (cluster →
+// its original and kept member), the articles outside it that share
+// sentences with them, as OtherCoverage finds them (the same search and
+// rules, linksFrom), but for all the clusters in three statements: the
+// texts, then every sentence's matches at once.
+func (s *Service) otherCoverageCounts(ctx context.Context, clusters map[int64][]KeepCandidate) (map[int64]OtherCoverageCount, error) {
+	var ids []int64
+	for _, cs := range clusters {
+		for _, c := range cs {
+			ids = append(ids, c.ID)
+		}
+	}
+	out := make(map[int64]OtherCoverageCount, len(clusters))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	texts, err := s.store.ArticleTexts(ctx, ids, true)
+	if err != nil {
+		return nil, err
+	}
+	type asked struct {
+		cluster int64
+		fp      fingerprint.Fingerprint
+	}
+	var qs []SentenceQuery
+	var whose []asked
+	for cluster, cs := range clusters {
+		for _, c := range cs {
+			t := texts[c.ID]
+			if len(t.Sentences) == 0 {
+				continue
+			}
+			fp := fingerprint.Fingerprint{Version: c.Version, Sentences: t.Sentences, PlainBody: t.Plain}
+			qs = append(qs, sentenceQuery(fp, c.ID))
+			whose = append(whose, asked{cluster, fp})
+		}
+	}
+	if len(qs) == 0 {
+		return out, nil
+	}
+	found, err := s.store.SentenceMatchesOf(ctx, qs)
+	if err != nil {
+		return nil, err
+	}
+	others := make(map[int64]map[int64]bool, len(clusters))
+	for n, w := range whose {
+		links := linksFrom(w.fp, found[n], func(m SentenceMatch) bool {
+			return m.Version == w.fp.Version && m.ClusterID != w.cluster
+		})
+		if others[w.cluster] == nil {
+			others[w.cluster] = make(map[int64]bool)
+		}
+		for id := range links {
+			others[w.cluster][id] = true
+		}
+	}
+	for cluster, set := range others {
+		n := len(set)
+		out[cluster] = OtherCoverageCount{Articles: min(n, MaxOtherCoverageCounted), More: n > MaxOtherCoverageCounted}
 	}
 	return out, nil
 }

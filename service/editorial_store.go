@@ -68,3 +68,13 @@ type ClusterRow struct {
 	Statuses     []Status // distinct, sorted
 	LastIngested time.Time
 }
+
+// CoverageReader reads what the list of clusters needs to count each
+// cluster's other coverage in a fixed number of statements a page (with
+// ArticleReader.ArticleTexts).
+type CoverageReader interface {
+	// SentenceMatchesOf returns, for each of qs in order, what
+	// SentenceMatches returns for it; the queries share qs[0]'s MaxDistance
+	// and PerSentence.
+	SentenceMatchesOf(ctx context.Context, qs []SentenceQuery) ([][]SentenceMatch, error)
+}

@@ -23,10 +23,12 @@ import (
 //     KeepLengthTolerancePercent points less counts as complete too; a
 //     member that holds the article it links to plus much more (holdsMore:
 //     a digest, a compilation, an expansion) is not counted, unless all of
-//     them are (issue 36: length let a padded repost win, docs/reporting.md);
+//     them are (issue 36: length let a padded repost win, docs/reporting.md),
+//     and a compilation (isCompilation) never is: when every one is, all
+//     count as complete;
 //  3. of the complete texts, the earliest published (then the lowest id).
 //
-// The view cluster_kept (migrations 00009, 00017, 00022) applies the same rule in
+// The view cluster_kept (migrations 00009, 00017, 00022, 00023) applies the same rule in
 // SQL, with the policy recorded in keep_policy; a test in repo holds the
 // two to each other.
 
@@ -133,13 +135,28 @@ type KeepCandidate struct {
 	ExternalID  string
 	Title       string
 	PublishedAt time.Time
-	TextLength  int       // characters of its text (an HTML body without markup)
 	Kept        *Decision // the editor's choice in force on it, if any
 	// Shingles are its sampled 5-grams: how much of the story it holds.
 	Shingles fingerprint.ShingleSet
 	// Status and Coverage are its verdict's, for holdsMore.
 	Status   Status
 	Coverage Coverage
+	// Version is its fingerprint's version: other coverage compares
+	// sentences of one version only.
+	Version fingerprint.Version
+	// Compilation is whether it holds, besides the article it links to
+	// plus much more (holdsMore), half or more of an article of another
+	// cluster: the text of two stories or more (isCompilation).
+	Compilation bool
+}
+
+// isCompilation reports a compilation: a member holding most of the text
+// of two or more different stories — the article it links to (holdsMore)
+// and, read from the sentence index (article_holds_other_story, migration
+// 00023), half or more of an article of another cluster. It is never kept
+// by completeness (docs/reporting.md, "Compilations").
+func isCompilation(c KeepCandidate) bool {
+	return holdsMore(c) && c.Compilation
 }
 
 // holdsMore reports whether c holds the article it links to plus much more
@@ -195,6 +212,12 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 
 	contenders := slices.DeleteFunc(slices.Clone(atBest), holdsMore)
 	if len(contenders) == 0 {
+		contenders = slices.DeleteFunc(slices.Clone(atBest), isCompilation)
+	}
+	// Compilations alone: none is kept by completeness, all count as
+	// complete, and the earliest is kept.
+	byCompleteness := len(contenders) > 0
+	if !byCompleteness {
 		contenders = atBest
 	}
 	held, story := storyHeld(members)
@@ -205,7 +228,7 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 	var complete []KeepCandidate
 	next := 0 // the most held by a text that is not complete
 	for _, m := range contenders {
-		if isComplete(held[m.ID], most) {
+		if !byCompleteness || isComplete(held[m.ID], most) {
 			complete = append(complete, m)
 		} else {
 			next = max(next, held[m.ID])
@@ -217,7 +240,7 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 	}
 	facts.Held, facts.NextHeld = percentOf(most, story), percentOf(next, story)
 	facts.Complete, facts.SetAside = len(complete), len(atBest)-len(contenders)
-	if len(complete) == 1 {
+	if len(complete) == 1 && byCompleteness {
 		return Kept{ID: complete[0].ID, Rule: KeepByLength, Facts: facts,
 			Reason: prefix + fmt.Sprintf("the most complete text: it holds %d%% of the story's text, the next %d%%", facts.Held, facts.NextHeld) + aside}
 	}
@@ -237,29 +260,76 @@ func keep(members []KeepCandidate, p KeepPolicy) Kept {
 // cluster_kept counts the same.
 func storyHeld(members []KeepCandidate) (map[int64]int, int) {
 	quorum := max(2, (len(members)+1)/2)
-	count := map[uint32]int{}
+	// Counted by sorting every member's 5-grams together (a radix sort,
+	// linear), not in a map: a page of fifty clusters of a hundred members
+	// spent most of its time growing maps (docs/ui.md, "The list's keep
+	// rule", 2026-11-27).
+	total := 0
+	for _, m := range members {
+		total += len(m.Shingles)
+	}
+	all := make([]uint32, 0, total)
 	for _, m := range members {
 		for i, s := range m.Shingles {
 			if i == 0 || m.Shingles[i-1] != s {
-				count[s]++
+				all = append(all, s)
 			}
 		}
 	}
-	story := 0
-	for _, n := range count {
-		if n >= quorum {
-			story++
+	all = radixSort(all)
+	var story []uint32 // sorted
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j] == all[i] {
+			j++
 		}
+		if j-i >= quorum {
+			story = append(story, all[i])
+		}
+		i = j
 	}
 	held := make(map[int64]int, len(members))
 	for _, m := range members {
+		n, k := 0, 0
 		for i, s := range m.Shingles {
-			if (i == 0 || m.Shingles[i-1] != s) && count[s] >= quorum {
-				held[m.ID]++
+			if i > 0 && m.Shingles[i-1] == s {
+				continue
+			}
+			for k < len(story) && story[k] < s {
+				k++
+			}
+			if k < len(story) && story[k] == s {
+				n++
 			}
 		}
+		held[m.ID] = n
 	}
-	return held, story
+	return held, len(story)
+}
+
+// radixSort sorts a ascending, a byte a pass (least significant first),
+// into a or a buffer of its length; it returns the sorted slice.
+func radixSort(a []uint32) []uint32 {
+	buf := make([]uint32, len(a))
+	for shift := uint(0); shift < 32; shift += 8 {
+		var count [257]int
+		for _, v := range a {
+			count[(v>>shift)&0xff+1]++
+		}
+		if count[1] == len(a) { // every element has a 0 byte here
+			continue
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, v := range a {
+			b := (v >> shift) & 0xff
+			buf[count[b]] = v
+			count[b]++
+		}
+		a, buf = buf, a
+	}
+	return a
 }
 
 // percentOf is n in percent of of, rounded down; 0 when of is.

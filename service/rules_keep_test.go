@@ -1,6 +1,7 @@
 package service
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestKeep(t *testing.T) {
 				sh = append(sh, 1_000_000*uint32(id)+g)
 			}
 		}
-		return KeepCandidate{ID: id, ClusterID: 1, Source: source, TextLength: len(sh), Shingles: sh,
+		return KeepCandidate{ID: id, ClusterID: 1, Source: source, Shingles: sh,
 			PublishedAt: day.Add(time.Duration(minutes) * time.Minute)}
 	}
 	// withExtra adds the 5-grams [from, to) to c, in order.
@@ -33,7 +34,6 @@ func TestKeep(t *testing.T) {
 			c.Shingles = append(c.Shingles, g)
 		}
 		slices.Sort(c.Shingles)
-		c.TextLength = len(c.Shingles)
 		return c
 	}
 	kept := func(c KeepCandidate, decision int64) KeepCandidate {
@@ -46,6 +46,14 @@ func TestKeep(t *testing.T) {
 		c.Status, c.Coverage = StatusPartialDuplicate, Coverage{This: this, That: that}
 		return c
 	}
+	// compilation makes c a partial duplicate holding the article it links
+	// to and half of an article of another cluster.
+	compilation := func(c KeepCandidate) KeepCandidate {
+		c = partial(c, 0.3, 1)
+		c.Compilation = true
+		return c
+	}
+	marked := func(c KeepCandidate) KeepCandidate { c.Compilation = true; return c }
 
 	tests := []struct {
 		name     string
@@ -78,6 +86,14 @@ func TestKeep(t *testing.T) {
 		{"a digest from the only preferred source is kept by source", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1)}, xinhua, 2, KeepBySource, "preferred source xinhua"},
 		{"when every member of the best source holds more, they count", []KeepCandidate{m(1, "sina", 0, 800, 0), partial(m(2, "xinhua", 0, 3000, 5), 0.3, 1), partial(m(3, "xinhua", 0, 2000, 1), 0.4, 1)},
 			xinhua, 3, KeepEarliest, "of the 2 members from preferred source xinhua"},
+		{"when every member of the best source holds more, a compilation still does not count",
+			[]KeepCandidate{m(1, "sina", 0, 800, 0), compilation(m(2, "xinhua", 0, 800, -10, 3000)), partial(m(3, "xinhua", 0, 700, 5), 0.3, 1)},
+			xinhua, 3, KeepByLength, "of the 2 members from preferred source xinhua, the most complete text"},
+		{"compilations alone: none is kept by completeness, the earliest is",
+			[]KeepCandidate{m(1, "sina", 0, 800, 0), compilation(m(2, "xinhua", 0, 800, 10, 3000)), compilation(m(3, "xinhua", 0, 500, 5, 3000))},
+			xinhua, 3, KeepEarliest, "of 2 complete texts"},
+		{"the mark counts only with a partial link that holds more", []KeepCandidate{m(1, "sina", 0, 800, 0), marked(m(2, "163", 0, 800, -5))},
+			KeepPolicy{}, 2, KeepEarliest, "2 complete"},
 		{"a footer two reposts of one portal share is no story in a cluster of six",
 			[]KeepCandidate{m(1, "xinhua", 0, 500, 0), m(2, "a", 0, 500, 60), m(3, "b", 0, 500, 70), m(4, "c", 0, 500, 80),
 				withExtra(m(5, "portal", 0, 500, 90), 10_000, 10_100), withExtra(m(6, "portal", 0, 480, 95), 10_000, 10_100)},
@@ -151,5 +167,52 @@ func TestDecisionInputValidate(t *testing.T) {
 	in := DecisionInput{Editor: "  王芳 ", Note: "不是同一事件"}
 	if err := in.validate(); err != nil || in.Editor != "王芳" {
 		t.Errorf("validate() = %v, editor %q; want nil, 王芳", err, in.Editor)
+	}
+}
+
+// TestStoryHeldAsCounted: storyHeld, which sorts the members' 5-grams
+// together, counts what counting each 5-gram's holders in a map counts,
+// on random clusters of 1 to 120 members.
+func TestStoryHeldAsCounted(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(36, 23))
+	for range 200 {
+		members := make([]KeepCandidate, 1+rng.IntN(120))
+		for i := range members {
+			var sh fingerprint.ShingleSet
+			for g := uint32(rng.IntN(50)); g < uint32(50+rng.IntN(300)); g += uint32(1 + rng.IntN(3)) {
+				sh = append(sh, g*2654435761) // spread over every byte
+			}
+			slices.Sort(sh)
+			members[i] = KeepCandidate{ID: int64(i + 1), Shingles: sh}
+		}
+		quorum := max(2, (len(members)+1)/2)
+		count := map[uint32]int{}
+		for _, m := range members {
+			for _, s := range m.Shingles {
+				count[s]++
+			}
+		}
+		wantStory := 0
+		for _, n := range count {
+			if n >= quorum {
+				wantStory++
+			}
+		}
+		held, story := storyHeld(members)
+		if story != wantStory {
+			t.Fatalf("%d members: story of %d 5-grams, want %d", len(members), story, wantStory)
+		}
+		for _, m := range members {
+			want := 0
+			for _, s := range m.Shingles {
+				if count[s] >= quorum {
+					want++
+				}
+			}
+			if held[m.ID] != want {
+				t.Fatalf("%d members: member %d holds %d, want %d", len(members), m.ID, held[m.ID], want)
+			}
+		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 type Store interface {
 	Reader
 	EditorialReader
+	CoverageReader
 	SecretStore
 	SessionStore
 	SearchStore

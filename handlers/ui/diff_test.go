@@ -2,6 +2,7 @@ package ui_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -93,6 +94,9 @@ func TestOriginalAndDiff(t *testing.T) {
 	}
 }
 
+// testKey is the API key of the tests that read the API too.
+const testKey = "ui-test-key-7f3a"
+
 // section is the page's section with this id, for a failure's message.
 func section(body, id string) string {
 	return regexp.MustCompile(`(?s)<section id="` + id + `".*?</section>`).FindString(body)
@@ -103,7 +107,7 @@ func section(body, id string) string {
 // with its source and a link to its own cluster.
 func TestOtherCoverage(t *testing.T) {
 	t.Parallel()
-	s := newStack(t)
+	s := newStack(t, testKey)
 	st := samples.Stories[0]
 	day := time.Date(2026, 6, 18, 0, 0, 0, 0, time.UTC)
 	quoted := strings.SplitAfter(st.Body, "。")[1] // the second sentence
@@ -126,7 +130,7 @@ func TestOtherCoverage(t *testing.T) {
 		}
 	}
 	b := s.browser(t)
-	wantStatus(t, "sign in", b.signIn("王芳", ""), http.StatusSeeOther)
+	wantStatus(t, "sign in", b.signIn("王芳", testKey), http.StatusSeeOther)
 	p := b.get(fmt.Sprintf("/ui/clusters/%d", story.ID))
 	wantStatus(t, "cluster", p, http.StatusOK)
 	panel := section(p.body, "other")
@@ -144,6 +148,32 @@ func TestOtherCoverage(t *testing.T) {
 	}
 	if strings.Contains(panel, "w-1") || strings.Contains(panel, "· portal ·") {
 		t.Errorf("the panel lists a member of the cluster:\n%s", panel)
+	}
+
+	// The list counts them, in the page and in GET /v1/clusters, and links
+	// the count to the panel.
+	list := b.get("/ui/")
+	wantStatus(t, "list", list, http.StatusOK)
+	other := regexp.MustCompile(`(?s)<td data-label="Other coverage"[^>]*>(.*?)</td>`).FindAllStringSubmatch(list.body, -1)
+	if len(other) != 1 || !strings.Contains(other[0][1], fmt.Sprintf(`href="/ui/clusters/%d#other">2 articles</a>`, story.ID)) {
+		t.Errorf("the list's other-coverage cells: %q, want one linking 2 articles to the panel", other)
+	}
+	api := b.do(http.MethodGet, "/v1/clusters?limit=10", nil, http.Header{"Authorization": {"Bearer " + testKey}})
+	wantStatus(t, "GET /v1/clusters", api, http.StatusOK)
+	var got struct {
+		Clusters []struct {
+			ID            int64 `json:"id"`
+			OtherCoverage struct {
+				Articles int  `json:"articles"`
+				More     bool `json:"more"`
+			} `json:"other_coverage"`
+		} `json:"clusters"`
+	}
+	if err := json.Unmarshal([]byte(api.body), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Clusters) != 1 || got.Clusters[0].ID != story.ID || got.Clusters[0].OtherCoverage.Articles != 2 || got.Clusters[0].OtherCoverage.More {
+		t.Errorf("GET /v1/clusters: %+v, want cluster %d with 2 articles of other coverage", got.Clusters, story.ID)
 	}
 }
 
