@@ -1,30 +1,18 @@
 -- Finding a story, and the day at a glance (docs/ui.md, "Search" and
--- "Today"; the choice of index and its figures: docs/search.md).
+-- "Today"; why these indexes, with their figures: docs/search.md).
 --
---  * article_search holds, for each article, its headline as search reads
---    it and its search_keys: its Latin words and numbers whole, and every
---    two neighbouring characters of its Chinese (Japanese, Korean) runs,
---    after NFKC and lower-casing. Its GIN index finds 洪水 in
---    长江中下游启动洪水防御四级应急响应 whatever a segmenter makes of it:
---    a headline holds every key of the query, then each of the query's
---    words (search_terms) as they are. A lone CJK character is no key: a
---    query needs two characters or a Latin word. Triggers on articles keep
---    it (statement-level, as cluster_listing's): the service writes
---    nothing for it, and COPY fills it too. A narrow table, so that a
---    common word (中国, in 3 % of headlines) is read newest first from
---    its time index with the stored keys, rather than by fetching
---    thousands of wide article rows (docs/search.md has the figures).
---  * search_url(url) is a URL as an editor may paste it: without scheme,
---    www., fragment or trailing slash, in lower case; a hash index (URLs may
---    be longer than a B-tree entry).
---  * articles (external_id): a CMS id without its source.
---  * article_search (published_at): today's articles, counted from the
---    narrow table. No plain index on articles (published_at): the planner
---    ANDs it into the near-candidate query's block-index bitmaps (its
---    publication window), which TestLargeTable refuses. The partial index
---    of the duplicates, with their source and status, gives the chart of
---    the last 30 days from the index alone.
---  * cluster_listing by size and by latest member: the list's other orders.
+--  * article_search: each headline as search reads it and its keys (Latin
+--    words whole, every two neighbouring CJK characters), kept by
+--    statement-level triggers; its GIN index finds 洪水 in
+--    长江中下游启动洪水防御四级应急响应 whatever a segmenter makes of it.
+--    Narrow, so that a common word is read newest first from its time index.
+--  * search_url(url): a URL as pasted, normalised; a hash index (URLs may be
+--    longer than a B-tree entry). articles (external_id): a CMS id alone.
+--  * No plain index on articles (published_at): the planner would AND it
+--    into the near-candidate query's block bitmaps (TestLargeTable); today's
+--    articles are counted from article_search, the duplicates' chart from a
+--    partial index. cluster_listing by size and by latest member: the
+--    list's other orders.
 
 -- +goose Up
 -- +goose StatementBegin
