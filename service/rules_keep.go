@@ -10,27 +10,21 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// Which member of a cluster to keep. The rule, in order:
+// Which member of a cluster to keep, in order (docs/reporting.md tells
+// why each step, issue 36):
 //
-//  1. the member an editor kept (the latest decision, should two kept
-//     members meet in one cluster);
-//  2. among the members from the best-ranked source of the preferred
-//     sources (KeepPolicy.Sources, best first; every member when none of
-//     them is from one), the most complete text: the one that holds the
-//     most of the story — the 5-grams found in half the members or more
-//     (two at least), so that text one member or a few have (promotion, a
-//     byline, other stories on the same page) counts for nothing — and any that holds at most
-//     KeepLengthTolerancePercent points less counts as complete too; a
-//     member that holds the article it links to plus much more (holdsMore:
-//     a digest, a compilation, an expansion) is not counted, unless all of
-//     them are (issue 36: length let a padded repost win, docs/reporting.md),
-//     and a compilation (isCompilation) never is: when every one is, all
-//     count as complete;
-//  3. of the complete texts, the earliest published (then the lowest id).
+//  1. the member an editor kept (the latest decision);
+//  2. among the members from the best-ranked preferred source
+//     (KeepPolicy.Sources; every member when none is from one), the most
+//     complete: holding the most of the story (the 5-grams found in half
+//     the members or more, two at least), within
+//     KeepLengthTolerancePercent points of the best; a member holding its
+//     link plus much more (holdsMore) counts only when all do, and a
+//     compilation never does (when every one is, all count);
+//  3. of those, the earliest published, then the lowest id.
 //
-// The view cluster_kept (migrations 00009, 00017, 00022, 00023) applies the same rule in
-// SQL, with the policy recorded in keep_policy; a test in repo holds the
-// two to each other.
+// The view cluster_kept (migrations 00009, 00017, 00022, 00023) applies the
+// same rule in SQL; a test in repo holds the two to each other.
 
 // KeepLengthTolerancePercent is how much shorter than the longest text of
 // its cluster, in percent of the longest, a text may be and still count as

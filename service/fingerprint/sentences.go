@@ -9,32 +9,22 @@ import (
 )
 
 // Sentences. The sentence index (the design's second use) finds the
-// sentences articles share: the partial copies a whole-article fingerprint
-// misses (an excerpt, a copy in another site's dress) and the different
-// views of one topic. The evaluation on real news chose what is indexed:
+// sentences articles share: partial copies and different views of one
+// topic. What is indexed was chosen on real news (docs/design-notes.md,
+// "Sentences with a simhash"):
 //
-//   - A body is split on its plain text, before normalisation (which turns
-//     every delimiter into a space): at 。！？!?；;｡, at line breaks, and at
-//     '.' and '．' unless between two digits, so that a repost that swaps
-//     full-width punctuation for half-width splits the same way.
-//   - A sentence is indexed when its normalised text, spaces left out, has
-//     at least MinSentenceRunes characters; shorter ones join links to
-//     unrelated stories (one link in three at 8–9 characters, one in five at
-//     10–11), and at 10 the index still holds 98 % of a body's characters.
-//     A sentence that appears twice in a body is indexed once.
-//   - Its exact hash is the xxhash64 of that normalised text. Its simhash
-//     folds the words that carry content — nouns, verbs, adjectives, idioms,
-//     abbreviations, foreign words, numbers and times, by jieba's part of
-//     speech — weighed by TF-IDF; a sentence with fewer than
-//     minSentenceWords of them, or shorter than minSimhashRunes
-//     characters, gets none and is found by its exact hash alone: a short
-//     text's simhash is unreliable (the floor's figures:
-//     docs/design-notes.md, "Sentences with a simhash").
-//
-// At most MaxSentences sentences of a body are indexed (the first): a real
-// article has 12 at the median and 83 at the 99th percentile, and a body of
-// a hundred thousand short lines must not cost a hundred thousand rows and
-// locks.
+//   - a body splits on its plain text, before normalisation, at 。！？!?；;｡,
+//     line breaks, and '.'/'．' unless between digits, so that swapped
+//     full-/half-width punctuation splits the same way;
+//   - a sentence is indexed once, when its normalised text without spaces
+//     has MinSentenceRunes characters or more (shorter ones link unrelated
+//     stories; at 10 the index holds 98 % of a body's characters);
+//   - its exact hash is xxhash64 of that text; its simhash folds its
+//     content words (jieba's parts of speech) by TF-IDF, and a sentence
+//     with fewer than minSentenceWords of them or under minSimhashRunes
+//     characters has none: it is found by its exact hash alone;
+//   - at most MaxSentences of a body (the first): a real article has 12 at
+//     the median, 83 at the 99th percentile.
 const (
 	MinSentenceRunes = 10
 	minSentenceWords = 4
