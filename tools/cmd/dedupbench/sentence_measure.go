@@ -42,7 +42,10 @@ func measureSentenceLookups(ctx context.Context, db *sentenceDB, queries []sente
 	}
 
 	var dbms, planning, client, buffers, sentences, returned, found []float64
+	// res may be a copy of the first tier's result (growSentenceTier):
+	// its counts start again.
 	res.QueryKinds, res.Shapes = map[string]int{}, map[string]int{}
+	res.BlockKeys, res.StoredQueries, res.StoredAllFound, res.StoredAllFoundOrCapped = 0, 0, 0, 0
 	byKind := map[string][]float64{}
 	for _, q := range queries {
 		var out []byte
