@@ -21,8 +21,8 @@ BEGIN
     IF layout = 'cur' THEN
       SELECT count(*) INTO c FROM unnest(r.hs) AS x(h) CROSS JOIN LATERAL (
         SELECT 1 FROM s_cur
-         WHERE block_keys(simhash) && (block_keys(x.h))[1:4]
-           AND block_keys(simhash) && (block_keys(x.h))[5:8]
+         WHERE sentence_block_keys(simhash) && (sentence_block_keys(x.h))[1:4]
+           AND sentence_block_keys(simhash) && (sentence_block_keys(x.h))[5:8]
            AND bit_count((simhash # x.h)::bit(64)) <= 3) m;
     ELSE
       SELECT count(*) INTO c FROM unnest(r.hs) AS x(h) CROSS JOIN LATERAL (

@@ -5,21 +5,11 @@
 -- blocks clean, so simhashes within 3 bits share a key). Synthetic uniform
 -- simhashes, no corpus text. Figures and how to run: docs/scaling.md,
 -- section 5, "Fewer postings a lookup".
+-- In a database of its own, migrated (`dedupd migrate up`) for the service's
+-- sentence_block_keys:
 --   psql "$URL" -f setup.sql; psql "$URL" -f measure.sql; ./inserts.sh "$URL"
 \set rows 10000000
 DROP TABLE IF EXISTS s_cur, s_five;
-CREATE OR REPLACE FUNCTION block_keys(simhash bigint) RETURNS bigint[]
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT ARRAY[
-        (simhash & 4222189076152335) | -8768361275575966080,
-        (simhash & 67555025218437360) | -4607184610759415552,
-        (simhash & 1080880403494997760) | -2248403425207304062,
-        (simhash & -1152657617789587456) | 513701882881771604,
-        (simhash & 1229782938247303441) | 5522190098149805230,
-        (simhash & 2459565876494606882) | 2149637702155574469,
-        (simhash & 4919131752989213764) | -6696139500912279143,
-        (simhash & -8608480567731124088) | 365390194932019462]
-$$;
 CREATE OR REPLACE FUNCTION five_keys(h bigint) RETURNS bigint[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT ARRAY[
@@ -40,7 +30,7 @@ INSERT INTO s_cur SELECT i, ('x' || substr(md5(i::text), 1, 16))::bit(64)::bigin
 CREATE TABLE s_five AS SELECT * FROM s_cur;
 SET maintenance_work_mem = '2GB';
 \timing on
-CREATE INDEX s_cur_keys ON s_cur USING gin (block_keys(simhash)) WITH (fastupdate = off);
+CREATE INDEX s_cur_keys ON s_cur USING gin (sentence_block_keys(simhash)) WITH (fastupdate = off);
 CREATE INDEX s_five_keys ON s_five USING gin (five_keys(simhash)) WITH (fastupdate = off);
 \timing off
 VACUUM ANALYZE s_cur; VACUUM ANALYZE s_five;
