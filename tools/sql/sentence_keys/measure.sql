@@ -6,7 +6,7 @@ SET jit = off;  -- as the service's sessions run (repo/store.go): with it on, th
 \set nq 6200
 DROP TABLE IF EXISTS q, timings;
 CREATE TABLE q AS
-  SELECT n, ('x' || substr(md5((1 + floor(random() * 10000000)::bigint + n * 0)::text), 1, 16))::bit(64)::bigint #
+  SELECT n, ('x' || substr(md5((1 + floor(random() * 10000000)::bigint)::text), 1, 16))::bit(64)::bigint #
             (CASE WHEN n % 4 >= 1 THEN 1::bigint << floor(random() * 64)::int ELSE 0 END) #
             (CASE WHEN n % 4 >= 2 THEN 1::bigint << floor(random() * 64)::int ELSE 0 END) #
             (CASE WHEN n % 4 >= 3 THEN 1::bigint << floor(random() * 64)::int ELSE 0 END) AS h
@@ -16,7 +16,7 @@ CREATE OR REPLACE FUNCTION time_lookups(layout text, rnd int) RETURNS void LANGU
 -- one statement an article of 31 query sentences, as repo/sentences.go asks
 DECLARE r record; t0 timestamptz; c int;
 BEGIN
-  FOR r IN SELECT n / 31 AS a, array_agg(h ORDER BY n) AS hs FROM q GROUP BY 1 ORDER BY 1 LOOP
+  FOR r IN SELECT (n - 1) / 31 AS a, array_agg(h ORDER BY n) AS hs FROM q GROUP BY 1 ORDER BY 1 LOOP
     t0 := clock_timestamp();
     IF layout = 'cur' THEN
       SELECT count(*) INTO c FROM unnest(r.hs) AS x(h) CROSS JOIN LATERAL (
