@@ -17,8 +17,6 @@ func placeLink(ctx context.Context, r ArticleReader, l *Link, own fingerprint.Sh
 	if err != nil {
 		return err
 	}
-	if o, ok := origs[l.ClusterID]; ok && drifts(l.Status, own, o.Shingles) {
-		l.headsOwn()
-	}
+	place(l, own, origs)
 	return nil
 }

@@ -238,9 +238,7 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 			d.best.clusterID = articles[slices.Index(ids, d.best.ID)].ClusterID
 		}
 		l := link(ids[i], d)
-		if o, ok := origs[l.ClusterID]; ok && drifts(l.Status, it.fp.Shingles, o.Shingles) {
-			l.headsOwn()
-		}
+		place(&l, it.fp.Shingles, origs)
 		a := newArticle(it.in, it.fp, l)
 		if a.ClusterID == 0 {
 			a.ClusterID = a.ID // heads its cluster; InsertMany writes no cluster_head for it

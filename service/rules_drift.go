@@ -44,6 +44,15 @@ func drifts(status Status, own, original fingerprint.ShingleSet) bool {
 	return float64(own.Shared(original)) < DriftShare*float64(len(own))
 }
 
+// place applies the drift rule to link l of an article with shingles own,
+// among the originals of the clusters it may join: l heads its own
+// cluster when the article would drift from the one it links into.
+func place(l *Link, own fingerprint.ShingleSet, origs map[int64]ClusterOriginal) {
+	if o, ok := origs[l.ClusterID]; ok && drifts(l.Status, own, o.Shingles) {
+		l.headsOwn()
+	}
+}
+
 // headsOwn makes link l head a cluster of its own, its link kept: its
 // cluster is its id (0 for an article not stored yet, which the store
 // reads as heading its own).
