@@ -51,8 +51,8 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	if err != nil {
 		return Verdict{}, err
 	}
-	l := link(0, d)
-	if err := placeLink(ctx, s.store, &l, fp.Shingles); err != nil { // cluster_id as an ingest would place it
+	l, err := placedLink(ctx, s.store, 0, d, fp.Shingles) // cluster_id as an ingest would place it
+	if err != nil {
 		return Verdict{}, err
 	}
 	v := verdictOf(newArticle(&in, fp, l), d.matches)

@@ -53,8 +53,8 @@ func (s *Service) correct(ctx context.Context, tx Tx, locks *clusterLocks, x Art
 			return Verdict{}, false, err
 		}
 	}
-	l := link(x.ID, d)
-	if err := placeLink(ctx, tx, &l, fp.Shingles); err != nil {
+	l, err := placedLink(ctx, tx, x.ID, d, fp.Shingles)
+	if err != nil {
 		return Verdict{}, false, err
 	}
 	if ok, err := s.copiesFollow(ctx, tx, x, fp, l); err != nil || !ok {

@@ -141,6 +141,5 @@ func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Art
 			return Link{}, err
 		}
 	}
-	l := link(d.ID, dec)
-	return l, placeLink(ctx, tx, &l, fp.Shingles)
+	return placedLink(ctx, tx, d.ID, dec, fp.Shingles)
 }

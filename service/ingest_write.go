@@ -76,8 +76,8 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	l := link(existing.ID, d)
-	if err := placeLink(ctx, tx, &l, fp.Shingles); err != nil {
+	l, err := placedLink(ctx, tx, existing.ID, d, fp.Shingles)
+	if err != nil {
 		return Verdict{}, err
 	}
 	a := newArticle(in, fp, l)

@@ -121,8 +121,8 @@ func (s *Service) Refingerprint(ctx context.Context, id int64) (bool, error) {
 		}
 		in := ArticleInput{Text: Text{Title: x.Title, ContentType: x.ContentType}, ExternalID: x.ExternalID,
 			Source: x.Source, URL: x.URL, PublishedAt: x.PublishedAt}
-		l := link(x.ID, d)
-		if err := placeLink(ctx, tx, &l, fp.Shingles); err != nil {
+		l, err := placedLink(ctx, tx, x.ID, d, fp.Shingles)
+		if err != nil {
 			return err
 		}
 		next := newArticle(&in, fp, l)
