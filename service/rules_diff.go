@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"strings"
 	"time"
 	"unicode"
@@ -38,29 +39,262 @@ type DiffRun struct {
 
 // diffTimeout bounds the search for the shortest diff of two long texts
 // that share little: past it the diff stays correct but may be longer than
-// the shortest one.
+// the shortest one. It is each diff's budget from its first step: the steps
+// go-diff takes before it applies its own timeout (an index search and a
+// search for a half match, each quadratic) only ever see sequences of at
+// most maxDirectTokens (below).
 const diffTimeout = 150 * time.Millisecond
 
+// MaxDiffRunes is how much of each text a diff compares past the start the
+// two share: a longer text is diffed in its first MaxDiffRunes characters
+// from there, and the diff says it was truncated. A news article is a few
+// thousand characters; a compilation of two million would cost its page
+// megabytes of marks that say nothing an editor can read.
+const MaxDiffRunes = 20000
+
+// Where a diff cuts the work it hands go-diff, in tokens: sequences of at
+// most maxDirectTokens are diffed as they are; longer ones by units (runs
+// of tokens up to a sentence's end, at least minUnitTokens and at most
+// maxUnitTokens long), then the units that changed by tokens when they are
+// short enough. MaxDiffRunes/minUnitTokens units at most, each at most
+// maxDirectTokens: go-diff's quadratic steps cost a few milliseconds
+// whatever the texts (docs/measurements.md).
+const (
+	maxDirectTokens = 2000
+	minUnitTokens   = MaxDiffRunes / maxDirectTokens
+	maxUnitTokens   = 64
+)
+
+// TextDiff is the diff of two texts.
+type TextDiff struct {
+	// Runs turn the first text into the second: those not DiffInsert spell
+	// the first, those not DiffDelete the second — when Truncated, each
+	// text's start only.
+	Runs []DiffRun
+	// Truncated says that a text ran past MaxDiffRunes beyond the start
+	// the two share: the runs stop there.
+	Truncated bool
+}
+
 // Diff returns the runs that turn from into to: the runs that are not
-// DiffInsert spell from, those not DiffDelete spell to.
+// DiffInsert spell from, those not DiffDelete spell to, or their starts
+// (DiffWithin).
 func Diff(from, to string) []DiffRun {
+	d, _ := DiffWithin(context.Background(), from, to)
+	return d.Runs
+}
+
+// DiffWithin diffs from into to within diffTimeout and ctx's deadline: past
+// either, what is left of the texts is shown deleted and inserted whole.
+// It returns ctx's error once ctx is done.
+func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
+	if err := ctx.Err(); err != nil {
+		return TextDiff{}, err
+	}
 	if from == to {
 		if from == "" {
+			return TextDiff{}, nil
+		}
+		return TextDiff{Runs: []DiffRun{{Kind: DiffEqual, Text: from}}}, nil
+	}
+	deadline := time.Now().Add(diffTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	prefix, suffix := sharedEnds(from, to)
+	midFrom, midTo := from[prefix:len(from)-suffix], to[prefix:len(to)-suffix]
+	var d TextDiff
+	midFrom, cutFrom := firstRunes(midFrom, MaxDiffRunes)
+	midTo, cutTo := firstRunes(midTo, MaxDiffRunes)
+	d.Truncated = cutFrom || cutTo
+	d.Runs = appendRun(d.Runs, DiffEqual, from[:prefix])
+	tokens := tokenTable{index: map[string]rune{}}
+	w := differ{ctx: ctx, deadline: deadline, tokens: &tokens}
+	runs, err := w.diff(tokens.encode(midFrom), tokens.encode(midTo))
+	if err != nil {
+		return TextDiff{}, err
+	}
+	for _, r := range runs {
+		d.Runs = appendRun(d.Runs, r.Kind, r.Text)
+	}
+	if !d.Truncated {
+		d.Runs = appendRun(d.Runs, DiffEqual, from[len(from)-suffix:])
+	}
+	return d, nil
+}
+
+// appendRun appends a run of text, joined to the last when of its kind.
+func appendRun(runs []DiffRun, kind DiffKind, text string) []DiffRun {
+	if text == "" {
+		return runs
+	}
+	if n := len(runs); n > 0 && runs[n-1].Kind == kind {
+		runs[n-1].Text += text
+		return runs
+	}
+	return append(runs, DiffRun{Kind: kind, Text: text})
+}
+
+// sharedEnds returns the lengths in bytes of the start and the end that a
+// and b share, each cut at a token's edge and not overlapping: found in one
+// pass, before any diff, whatever the texts' lengths.
+func sharedEnds(a, b string) (prefix, suffix int) {
+	n := min(len(a), len(b))
+	for prefix < n && a[prefix] == b[prefix] {
+		prefix++
+	}
+	for { // an edge of a token in both texts
+		p := tokenEdgeBefore(b, tokenEdgeBefore(a, prefix))
+		if p == prefix {
+			break
+		}
+		prefix = p
+	}
+	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	for {
+		s := len(a) - tokenEdgeAfter(a, len(a)-suffix)
+		s = len(b) - tokenEdgeAfter(b, len(b)-s)
+		if s == suffix {
+			break
+		}
+		suffix = s
+	}
+	return prefix, suffix
+}
+
+// tokenEdgeBefore returns the last edge of a token of s at or before i.
+func tokenEdgeBefore(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	for i > 0 && i < len(s) {
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		at, _ := utf8.DecodeRuneInString(s[i:])
+		if !wordRune(before) || !wordRune(at) {
+			break
+		}
+		i -= utf8.RuneLen(before)
+	}
+	return i
+}
+
+// tokenEdgeAfter returns the first edge of a token of s at or after i.
+func tokenEdgeAfter(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	for i > 0 && i < len(s) {
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		at, size := utf8.DecodeRuneInString(s[i:])
+		if !wordRune(before) || !wordRune(at) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// firstRunes returns s's first n characters, and whether s was longer.
+func firstRunes(s string, n int) (string, bool) {
+	for i := range s {
+		if n == 0 {
+			return s[:i], true
+		}
+		n--
+	}
+	return s, false
+}
+
+// differ diffs token sequences within a deadline and a context.
+type differ struct {
+	ctx      context.Context
+	deadline time.Time
+	tokens   *tokenTable
+}
+
+// diff diffs two token sequences: as they are when short, by units first
+// when long.
+func (w *differ) diff(a, b []rune) ([]DiffRun, error) {
+	if len(a) <= maxDirectTokens && len(b) <= maxDirectTokens {
+		return w.direct(a, b, true)
+	}
+	units := tokenTable{index: map[string]rune{}}
+	ua, pa := splitUnits(a, w.tokens, &units)
+	ub, pb := splitUnits(b, w.tokens, &units)
+	unitRuns, err := w.direct(ua, ub, false)
+	if err != nil {
+		return nil, err
+	}
+	// Each run of units as the tokens it holds; a change (units deleted,
+	// inserted) diffed again by tokens when short enough and time is left.
+	var out []DiffRun
+	var del, ins []rune
+	i, j := 0, 0
+	flush := func() error {
+		if len(del) == 0 && len(ins) == 0 {
 			return nil
 		}
-		return []DiffRun{{Kind: DiffEqual, Text: from}}
+		var runs []DiffRun
+		if len(del) <= maxDirectTokens && len(ins) <= maxDirectTokens && time.Now().Before(w.deadline) {
+			var err error
+			if runs, err = w.direct(del, ins, true); err != nil {
+				return err
+			}
+		} else {
+			runs = []DiffRun{{Kind: DiffDelete, Text: w.tokens.decode(string(del))}, {Kind: DiffInsert, Text: w.tokens.decode(string(ins))}}
+		}
+		for _, r := range runs {
+			out = appendRun(out, r.Kind, r.Text)
+		}
+		del, ins = del[:0], ins[:0]
+		return nil
 	}
-	tokens := tokenTable{index: map[string]rune{}}
-	a, b := tokens.encode(from), tokens.encode(to)
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = diffTimeout
-	diffs := dmp.DiffMainRunes(a, b, false)
-	diffs = dmp.DiffCleanupSemantic(diffs)
-	out := make([]DiffRun, 0, len(diffs))
+	for _, r := range unitRuns {
+		n := utf8.RuneCountInString(r.Text)
+		switch r.Kind {
+		case DiffEqual:
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			out = appendRun(out, DiffEqual, w.tokens.decode(string(a[pa[i]:pa[i+n]])))
+			i, j = i+n, j+n
+		case DiffDelete:
+			del = append(del, a[pa[i]:pa[i+n]]...)
+			i += n
+		case DiffInsert:
+			ins = append(ins, b[pb[j]:pb[j+n]]...)
+			j += n
+		}
+	}
+	return out, flush()
+}
+
+// direct diffs two sequences of at most maxDirectTokens with go-diff, with
+// its semantic cleanup when they are tokens; the runs' texts are decoded
+// tokens for tokens, unit codes for units.
+func (w *differ) direct(a, b []rune, tokens bool) ([]DiffRun, error) {
+	if err := w.ctx.Err(); err != nil {
+		return nil, err
+	}
+	var diffs []diffmatchpatch.Diff
+	left := time.Until(w.deadline)
+	if left <= 0 { // out of time: deleted and inserted whole
+		diffs = []diffmatchpatch.Diff{{Type: diffmatchpatch.DiffDelete, Text: string(a)}, {Type: diffmatchpatch.DiffInsert, Text: string(b)}}
+	} else {
+		dmp := diffmatchpatch.New()
+		dmp.DiffTimeout = left
+		diffs = dmp.DiffMainRunes(a, b, false)
+		if tokens {
+			diffs = dmp.DiffCleanupSemantic(diffs)
+		}
+	}
+	var out []DiffRun
 	for _, d := range diffs {
-		text := tokens.decode(d.Text)
-		if text == "" {
-			continue
+		text := d.Text
+		if tokens {
+			text = w.tokens.decode(text)
 		}
 		kind := DiffEqual
 		switch d.Type {
@@ -69,13 +303,39 @@ func Diff(from, to string) []DiffRun {
 		case diffmatchpatch.DiffDelete:
 			kind = DiffDelete
 		}
-		if n := len(out); n > 0 && out[n-1].Kind == kind {
-			out[n-1].Text += text
+		out = appendRun(out, kind, text)
+	}
+	return out, nil
+}
+
+// splitUnits cuts a token sequence into units: each ends after a token
+// that ends a sentence or a line once it is minUnitTokens long, or at
+// maxUnitTokens. It returns each unit as a character of units' table and
+// where each unit starts in seq (with len(seq) last), so that a diff of
+// units reads as runs of units.
+func splitUnits(seq []rune, tokens, units *tokenTable) ([]rune, []int) {
+	var codes []rune
+	starts := []int{0}
+	start := 0
+	for i, r := range seq {
+		n := i + 1 - start
+		if n < maxUnitTokens && (n < minUnitTokens || !endsSentence(tokens.token(r))) && i+1 < len(seq) {
 			continue
 		}
-		out = append(out, DiffRun{Kind: kind, Text: text})
+		codes = append(codes, units.code(string(seq[start:i+1])))
+		start = i + 1
+		starts = append(starts, start)
 	}
-	return out
+	return codes, starts
+}
+
+// endsSentence reports a token after which a sentence or a line ends.
+func endsSentence(tok string) bool {
+	switch tok {
+	case "。", "！", "？", "；", "!", "?", ";", ".", "\n", "…":
+		return true
+	}
+	return false
 }
 
 // tokenTable maps each token of the texts diffed to a character of
@@ -94,21 +354,32 @@ func (t *tokenTable) encode(text string) []rune {
 	var out []rune
 	for len(text) > 0 {
 		n := tokenLength(text)
-		tok := text[:n]
-		r, ok := t.index[tok]
-		if !ok {
-			r = rune(firstToken + len(t.tokens))
-			if r > unicode.MaxRune {
-				r = unicode.ReplacementChar // beyond 131,068 distinct tokens: an unlikely text, diffed coarsely
-			} else {
-				t.index[tok] = r
-				t.tokens = append(t.tokens, tok)
-			}
-		}
-		out = append(out, r)
+		out = append(out, t.code(text[:n]))
 		text = text[n:]
 	}
 	return out
+}
+
+// code returns tok's character, given it when tok is new.
+func (t *tokenTable) code(tok string) rune {
+	r, ok := t.index[tok]
+	if !ok {
+		r = rune(firstToken + len(t.tokens))
+		if r > unicode.MaxRune {
+			return unicode.ReplacementChar // beyond 131,068 distinct tokens: an unlikely text, diffed coarsely
+		}
+		t.index[tok] = r
+		t.tokens = append(t.tokens, tok)
+	}
+	return r
+}
+
+// token returns the token of character r; "" for none.
+func (t *tokenTable) token(r rune) string {
+	if i := int(r) - firstToken; i >= 0 && i < len(t.tokens) {
+		return t.tokens[i]
+	}
+	return ""
 }
 
 func (t *tokenTable) decode(s string) string {
