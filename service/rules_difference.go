@@ -28,6 +28,10 @@ type Difference struct {
 	// OtherEdits is how many characters were changed otherwise: words
 	// replaced, sentences rewritten.
 	OtherEdits int
+	// Truncated says that the texts were compared in their first
+	// MaxDiffRunes characters past the start they share (TextDiff's): the
+	// rest is not counted above.
+	Truncated bool
 }
 
 // Limits of Difference's categories, in characters.
@@ -37,20 +41,15 @@ const (
 	minTailPercent    = 10 // the least share of the original cut from its end for "the first N %"
 )
 
-// Differ compares a copy (toTitle, toBody) with its original (fromTitle,
-// fromBody), texts as a reader sees them.
-func Differ(fromTitle, fromBody, toTitle, toBody string) Difference {
-	return summarize(headlineChanged(fromTitle, toTitle), Diff(fromBody, toBody))
-}
-
 // headlineChanged reports whether two headlines differ other than in the
 // blanks around them.
 func headlineChanged(a, b string) bool { return strings.TrimSpace(a) != strings.TrimSpace(b) }
 
-// summarize reads a Difference off the runs that turn an original's body
+// summarize reads a Difference off the diff that turns an original's body
 // into a copy's.
-func summarize(headlineChanged bool, runs []DiffRun) Difference {
-	d := Difference{HeadlineChanged: headlineChanged}
+func summarize(headlineChanged bool, diff TextDiff) Difference {
+	runs := diff.Runs
+	d := Difference{HeadlineChanged: headlineChanged, Truncated: diff.Truncated}
 	first, last := -1, -1 // the first and last runs the two texts share
 	fromRunes := 0
 	for i, r := range runs {
@@ -71,13 +70,13 @@ func summarize(headlineChanged bool, runs []DiffRun) Difference {
 		}
 		atStart, atEnd := first < 0 || i < first, i > last
 		switch {
-		case r.Kind == DiffInsert && (atStart || atEnd):
+		case r.Kind == DiffInsert && (atStart || (atEnd && !diff.Truncated)):
 			if n <= maxBylineRunes && !strings.Contains(strings.TrimSpace(r.Text), "\n") {
 				d.BylineAdded = true
 			} else {
 				d.BoilerplateAdded += n
 			}
-		case r.Kind == DiffDelete && atEnd && first >= 0 && 100*utf8.RuneCountInString(r.Text) >= minTailPercent*fromRunes:
+		case r.Kind == DiffDelete && atEnd && !diff.Truncated && first >= 0 && 100*utf8.RuneCountInString(r.Text) >= minTailPercent*fromRunes:
 			kept := fromRunes - utf8.RuneCountInString(r.Text)
 			d.FirstPercent = min(max((100*kept+fromRunes/2)/max(fromRunes, 1), 1), 99)
 		case n >= minParagraphRunes && strings.Contains(r.Text, "\n"):
@@ -91,7 +90,7 @@ func summarize(headlineChanged bool, runs []DiffRun) Difference {
 			d.OtherEdits += n
 		}
 	}
-	d.Same = !d.HeadlineChanged && !d.BylineAdded && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
+	d.Same = !d.Truncated && !d.HeadlineChanged && !d.BylineAdded && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
 		d.ParagraphsDropped == 0 && d.ParagraphsAdded == 0 && d.OtherEdits == 0
 	return d
 }

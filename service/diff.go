@@ -123,6 +123,13 @@ func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
 	return d, nil
 }
 
+// Differ compares a copy (toTitle, toBody) with its original (fromTitle,
+// fromBody), texts as a reader sees them.
+func Differ(fromTitle, fromBody, toTitle, toBody string) Difference {
+	d, _ := DiffWithin(context.Background(), fromBody, toBody)
+	return summarize(headlineChanged(fromTitle, toTitle), d)
+}
+
 // appendRun appends a run of text, joined to the last when of its kind.
 func appendRun(runs []DiffRun, kind DiffKind, text string) []DiffRun {
 	if text == "" {
