@@ -56,9 +56,10 @@ const MaxDiffRunes = 20000
 // most maxDirectTokens are diffed as they are; longer ones by units (runs
 // of tokens up to a sentence's end, at least minUnitTokens and at most
 // maxUnitTokens long), then the units that changed by tokens when they are
-// short enough. MaxDiffRunes/minUnitTokens units at most, each at most
-// maxDirectTokens: go-diff's quadratic steps cost a few milliseconds
-// whatever the texts (docs/measurements.md).
+// short enough. So go-diff sees at most MaxDiffRunes/minUnitTokens
+// (maxDirectTokens) units, or maxDirectTokens tokens, at once: its
+// quadratic steps cost a few milliseconds whatever the texts
+// (docs/measurements.md, issue 44).
 const (
 	maxDirectTokens = 2000
 	minUnitTokens   = MaxDiffRunes / maxDirectTokens
