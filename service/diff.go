@@ -75,6 +75,10 @@ type TextDiff struct {
 	// Truncated says that a text ran past MaxDiffRunes beyond the start
 	// the two share: the runs stop there.
 	Truncated bool
+	// FromRest and ToRest are, when Truncated, how many characters of
+	// each text the runs leave out before the end the two share (SharedEnd
+	// characters, left out too): what summarize needs to judge the ends.
+	FromRest, ToRest, SharedEnd int
 }
 
 // Diff returns the runs that turn from into to: the runs that are not
@@ -105,9 +109,14 @@ func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
 	prefix, suffix := sharedEnds(from, to)
 	midFrom, midTo := from[prefix:len(from)-suffix], to[prefix:len(to)-suffix]
 	var d TextDiff
-	midFrom, cutFrom := firstRunes(midFrom, MaxDiffRunes)
-	midTo, cutTo := firstRunes(midTo, MaxDiffRunes)
-	d.Truncated = cutFrom || cutTo
+	windowFrom, cutFrom := firstRunes(midFrom, MaxDiffRunes)
+	windowTo, cutTo := firstRunes(midTo, MaxDiffRunes)
+	if d.Truncated = cutFrom || cutTo; d.Truncated {
+		d.FromRest = utf8.RuneCountInString(midFrom[len(windowFrom):])
+		d.ToRest = utf8.RuneCountInString(midTo[len(windowTo):])
+		d.SharedEnd = utf8.RuneCountInString(from[len(from)-suffix:])
+	}
+	midFrom, midTo = windowFrom, windowTo
 	d.Runs = appendRun(d.Runs, DiffEqual, from[:prefix])
 	tokens := tokenTable{index: map[string]rune{}}
 	w := differ{ctx: ctx, deadline: deadline, tokens: &tokens}
@@ -119,9 +128,26 @@ func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
 		d.Runs = appendRun(d.Runs, r.Kind, r.Text)
 	}
 	if !d.Truncated {
-		d.Runs = appendRun(d.Runs, DiffEqual, from[len(from)-suffix:])
+		d.Runs = endWith(d.Runs, from[len(from)-suffix:])
 	}
 	return d, nil
+}
+
+// endWith appends the end the texts share to runs. A change just before it
+// that begins as it does is moved to the very end, as go-diff's cleanup
+// would have had it seen the whole: a copy that stops early, or adds a
+// line, ends with a deletion or an insertion, not with the full stop both
+// texts end with.
+func endWith(runs []DiffRun, end string) []DiffRun {
+	n := len(runs)
+	if end == "" || n == 0 || runs[n-1].Kind == DiffEqual || (n > 1 && runs[n-2].Kind != DiffEqual) ||
+		!strings.HasPrefix(runs[n-1].Text, end) {
+		return appendRun(runs, DiffEqual, end)
+	}
+	last := runs[n-1]
+	runs = runs[:n-1]
+	runs = appendRun(runs, DiffEqual, end)
+	return append(runs, DiffRun{Kind: last.Kind, Text: last.Text[len(end):] + end})
 }
 
 // Differ compares a copy (toTitle, toBody) with its original (fromTitle,

@@ -31,6 +31,7 @@ func TestDiffSpellsBothTexts(t *testing.T) {
 		{"长江中下游启动洪水防御四级应急响应。", "【搜狐新闻】长江中下游启动洪水防御四级应急响应。"},
 		{"The flood response starts today.", "The flood response started yesterday."},
 		{"第一段。\n第二段。\n第三段。", "第一段。\n第三段。\n（责任编辑：王芳）"},
+		{"长江中下游启动洪水防御四级应急响应。第二句。", "【搜狐新闻】长江中下游启动洪水防御四级应急响应。"},
 	} {
 		runs := Diff(c.from, c.to)
 		if got := spell(runs, DiffInsert); got != c.from {
@@ -79,6 +80,7 @@ func TestDiffer(t *testing.T) {
 		{"editor's line", "标题", orig + "\n（责任编辑：王芳）", Difference{BylineAdded: true}},
 		{"headline", "新标题", orig, Difference{HeadlineChanged: true}},
 		{"first half", "标题", strings.Join([]string{p1, p2}, "\n"), Difference{FirstPercent: 50}},
+		{"byline and first half", "标题", "【搜狐新闻】" + strings.Join([]string{p1, p2}, "\n"), Difference{BylineAdded: true, FirstPercent: 50}},
 		{"paragraph dropped", "标题", strings.Join([]string{p1, p3, p4}, "\n"), Difference{ParagraphsDropped: 1}},
 		{"paragraph added", "标题", strings.Join([]string{p1, p2, "记者在现场看到，抢险队员正在加固堤坝，附近村民已经有序转移到安置点。", p3, p4}, "\n"),
 			Difference{ParagraphsAdded: 1}},
@@ -192,5 +194,43 @@ func TestDiffLongTexts(t *testing.T) {
 	changed := spell(d.Runs, DiffEqual)
 	if n := utf8.RuneCountInString(changed); n > 200 || !strings.Contains(changed, "抢险队员") || !strings.Contains(changed, "200") {
 		t.Errorf("DiffWithin changes %d characters (%.80q…), want the byline, paragraph 40 and paragraph 200", n, changed)
+	}
+}
+
+// TestDifferTruncated: a copy of a text longer than MaxDiffRunes is compared
+// in its start, and the difference says it was truncated: a byline before
+// it is seen; its end is judged when one text was compared whole (a copy
+// that stops early, one with much added), not otherwise.
+func TestDifferTruncated(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 0; b.Len() < 3*(MaxDiffRunes+5000); i++ {
+		fmt.Fprintf(&b, "第%d句：国家防总决定启动洪水防御四级应急响应，编号%d。\n", i, i)
+	}
+	orig := b.String()
+	half := orig[:strings.Index(orig[len(orig)/2:], "\n")+len(orig)/2+1]
+	for _, c := range []struct {
+		name string
+		to   string
+		want Difference
+	}{
+		{"with a byline, cut in half", "【搜狐新闻】" + half, Difference{BylineAdded: true, FirstPercent: 50, Truncated: true}},
+		{"its first 90 %", orig[:strings.LastIndex(orig[:len(orig)*9/10], "\n")+1], Difference{FirstPercent: 90}},
+		{"a word changed early", strings.Replace(orig, "第3句：国家", "第3句：我国", 1), Difference{OtherEdits: 2}},
+	} {
+		if got := Differ("标题", orig, "标题", c.to); got != c.want {
+			t.Errorf("Differ of a long text %s = %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	// The characters past the window are counted with the line breaks
+	// between them.
+	got := Differ("标题", orig, "标题", orig+strings.ReplaceAll(orig, "第", "另"))
+	if got.BoilerplateAdded < visible(orig) || got.BoilerplateAdded > utf8.RuneCountInString(orig) || !got.Truncated ||
+		got.OtherEdits+got.ParagraphsAdded+got.ParagraphsDropped > 0 {
+		t.Errorf("Differ of a long text with as much added = %+v, want %d to %d characters of boilerplate added, truncated",
+			got, visible(orig), utf8.RuneCountInString(orig))
+	}
+	if got := Differ("标题", orig, "标题", orig); got != (Difference{Same: true}) {
+		t.Errorf("Differ of a long text and itself = %+v, want the same", got)
 	}
 }

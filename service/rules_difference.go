@@ -50,6 +50,11 @@ func headlineChanged(a, b string) bool { return strings.TrimSpace(a) != strings.
 func summarize(headlineChanged bool, diff TextDiff) Difference {
 	runs := diff.Runs
 	d := Difference{HeadlineChanged: headlineChanged, Truncated: diff.Truncated}
+	// A truncated diff's ends can be judged when one text was compared
+	// whole and the two share no more of their ends than a closing line
+	// or a full stop: the rest of the other is deleted (a copy that stops
+	// early) or inserted (a copy with much added) at its end.
+	endKnown := !diff.Truncated || (diff.SharedEnd <= maxBylineRunes && (diff.FromRest == 0 || diff.ToRest == 0))
 	first, last := -1, -1 // the first and last runs the two texts share
 	fromRunes := 0
 	for i, r := range runs {
@@ -63,6 +68,11 @@ func summarize(headlineChanged bool, diff TextDiff) Difference {
 			fromRunes += utf8.RuneCountInString(r.Text)
 		}
 	}
+	fromRest := 0 // the original's characters deleted past the runs
+	if endKnown {
+		fromRest = diff.FromRest
+		fromRunes += fromRest
+	}
 	for i, r := range runs {
 		n := visible(r.Text)
 		if n == 0 || r.Kind == DiffEqual {
@@ -70,15 +80,16 @@ func summarize(headlineChanged bool, diff TextDiff) Difference {
 		}
 		atStart, atEnd := first < 0 || i < first, i > last
 		switch {
-		case r.Kind == DiffInsert && (atStart || (atEnd && !diff.Truncated)):
+		case r.Kind == DiffInsert && (atStart || (atEnd && endKnown)):
 			if n <= maxBylineRunes && !strings.Contains(strings.TrimSpace(r.Text), "\n") {
 				d.BylineAdded = true
 			} else {
 				d.BoilerplateAdded += n
 			}
-		case r.Kind == DiffDelete && atEnd && !diff.Truncated && first >= 0 && 100*utf8.RuneCountInString(r.Text) >= minTailPercent*fromRunes:
-			kept := fromRunes - utf8.RuneCountInString(r.Text)
+		case r.Kind == DiffDelete && atEnd && endKnown && first >= 0 && 100*(utf8.RuneCountInString(r.Text)+fromRest) >= minTailPercent*fromRunes:
+			kept := fromRunes - utf8.RuneCountInString(r.Text) - fromRest
 			d.FirstPercent = min(max((100*kept+fromRunes/2)/max(fromRunes, 1), 1), 99)
+			fromRest = 0
 		case n >= minParagraphRunes && strings.Contains(r.Text, "\n"):
 			paragraphs := strings.Count(r.Text, "\n")
 			if r.Kind == DiffInsert {
@@ -88,6 +99,16 @@ func summarize(headlineChanged bool, diff TextDiff) Difference {
 			}
 		default:
 			d.OtherEdits += n
+		}
+	}
+	if endKnown && diff.ToRest > 0 { // inserted at the end, past the runs
+		d.BoilerplateAdded += diff.ToRest
+	}
+	if fromRest > 0 { // deleted at the end, past the runs
+		if first >= 0 && 100*fromRest >= minTailPercent*fromRunes {
+			d.FirstPercent = min(max((100*(fromRunes-fromRest)+fromRunes/2)/max(fromRunes, 1), 1), 99)
+		} else {
+			d.OtherEdits += fromRest
 		}
 	}
 	d.Same = !d.Truncated && !d.HeadlineChanged && !d.BylineAdded && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
