@@ -30,12 +30,13 @@ type differenceResponse struct {
 	ParagraphsDropped int  `json:"paragraphs_dropped"`
 	ParagraphsAdded   int  `json:"paragraphs_added"`
 	OtherEdits        int  `json:"other_edits"`
+	Truncated         bool `json:"truncated"`
 }
 
 func difference(d service.Difference) *differenceResponse {
 	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded,
 		BoilerplateAdded: d.BoilerplateAdded, FirstPercent: d.FirstPercent, ParagraphsDropped: d.ParagraphsDropped,
-		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits}
+		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits, Truncated: d.Truncated}
 }
 
 type otherCoverageResponse struct {

@@ -55,6 +55,15 @@ CREATE FUNCTION public.article_text_length(content_type text, body text) RETURNS
 
 COMMENT ON FUNCTION public.article_text_length(content_type text, body text) IS 'Characters of an article''s text, as the keep rule compares them: for an HTML body, without its tags, comments, script and style.';
 
+CREATE FUNCTION public.articles_shingles_head() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.shingles_head := CASE WHEN cardinality(NEW.shingles) > 4096 THEN NEW.shingles[1:4096] END;
+    RETURN NEW;
+END
+$$;
+
 CREATE FUNCTION public.cluster_listing_after_delete() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -255,6 +264,7 @@ CREATE TABLE public.articles (
     plain_body text,
     coverage_this real,
     coverage_that real,
+    shingles_head integer[],
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
@@ -273,6 +283,7 @@ ALTER TABLE ONLY public.articles ALTER COLUMN body SET COMPRESSION lz4;
 ALTER TABLE ONLY public.articles ALTER COLUMN words SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN shingles SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN plain_body SET COMPRESSION lz4;
+ALTER TABLE ONLY public.articles ALTER COLUMN shingles_head SET STORAGE EXTERNAL;
 
 COMMENT ON TABLE public.articles IS 'Every stored article, its 64-bit simhash fingerprint and its place in a cluster of duplicates.';
 
@@ -317,6 +328,8 @@ COMMENT ON COLUMN public.articles.plain_body IS 'For an HTML article, the text a
 COMMENT ON COLUMN public.articles.coverage_this IS 'For a partial duplicate: the share of this article found in duplicate_of, the larger of two measures: its indexed sentences (by length) found there, and its text (sampled character 5-grams, boilerplate sentences left out) found there.';
 
 COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the share of duplicate_of found in this article, the larger of two measures: its indexed sentences (by length) found here, and its text (sampled character 5-grams, boilerplate sentences left out) found here.';
+
+COMMENT ON COLUMN public.articles.shingles_head IS 'The first 4,096 of shingles (the smallest, in their unsigned order) when it has more, NULL otherwise: what the keep rule reads of a long article (set by the trigger articles_shingles_head; migration 00025).';
 
 ALTER TABLE public.articles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.articles_id_seq
@@ -392,7 +405,8 @@ CREATE VIEW public.cluster_kept AS
             a.external_id,
             a.title,
             a.published_at,
-            a.shingles,
+            COALESCE(a.shingles_head, a.shingles) AS shingles,
+            (a.shingles_head IS NOT NULL) AS shingles_cut,
             COALESCE(array_position(p.sources, a.source), (cardinality(p.sources) + 1)) AS source_rank,
             cardinality(p.sources) AS ranked_sources,
             p.length_tolerance_percent,
@@ -406,12 +420,20 @@ CREATE VIEW public.cluster_kept AS
              JOIN public.cluster_listing l ON ((l.cluster_id = a.cluster_id)))
              CROSS JOIN public.keep_policy p)
              LEFT JOIN public.kept_articles k ON ((k.article_id = a.id)))
+        ), cuts AS (
+         SELECT members.cluster_id,
+            min(((members.shingles[cardinality(members.shingles)])::bigint & '4294967295'::bigint)) AS below
+           FROM members
+          WHERE members.shingles_cut
+          GROUP BY members.cluster_id
         ), grams AS (
          SELECT DISTINCT m.cluster_id,
             m.id,
             g.g
-           FROM members m,
-            LATERAL unnest(m.shingles) g(g)
+           FROM ((members m
+             LEFT JOIN cuts c_1 ON ((c_1.cluster_id = m.cluster_id)))
+             CROSS JOIN LATERAL unnest(m.shingles) g(g))
+          WHERE ((c_1.below IS NULL) OR (((g.g)::bigint & '4294967295'::bigint) <= c_1.below))
         ), sizes AS (
          SELECT members.cluster_id,
             count(*) AS n
@@ -438,6 +460,7 @@ CREATE VIEW public.cluster_kept AS
             m.title,
             m.published_at,
             m.shingles,
+            m.shingles_cut,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
@@ -457,6 +480,7 @@ CREATE VIEW public.cluster_kept AS
             b.title,
             b.published_at,
             b.shingles,
+            b.shingles_cut,
             b.source_rank,
             b.ranked_sources,
             b.length_tolerance_percent,
@@ -478,6 +502,7 @@ CREATE VIEW public.cluster_kept AS
             c_1.title,
             c_1.published_at,
             c_1.shingles,
+            c_1.shingles_cut,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
@@ -500,6 +525,7 @@ CREATE VIEW public.cluster_kept AS
             c_1.title,
             c_1.published_at,
             c_1.shingles,
+            c_1.shingles_cut,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
@@ -523,6 +549,7 @@ CREATE VIEW public.cluster_kept AS
             m.title,
             m.published_at,
             m.shingles,
+            m.shingles_cut,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
@@ -561,7 +588,7 @@ CREATE VIEW public.cluster_kept AS
 
 COMMENT ON VIEW public.cluster_kept IS 'One row per cluster of two or more articles: the member to keep and the rule that chose it (editor, source, length or earliest), as GET /v1/clusters/{id} says, with the keep rule recorded in keep_policy.';
 
-COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
+COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least, counted below the least last 5-gram of the members'' shingles_head; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
 
 CREATE VIEW public.cluster_original AS
  SELECT DISTINCT ON (a.cluster_id) a.cluster_id,
@@ -958,6 +985,8 @@ CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING
 CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_update();
 
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
+
+CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
 

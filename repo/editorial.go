@@ -80,12 +80,14 @@ func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]ser
 // the article they link to plus much more, as the view cluster_kept asks.
 // It reads no body: the rule weighs the story held, not the length, and
 // reading the bodies to measure them took half the statement's time for
-// a page of large clusters (docs/ui.md, "The list's keep rule").
+// a page of large clusters (docs/ui.md, "The list's keep rule"); of a
+// long member's shingles it reads the first 4,096 (shingles_head,
+// migration 00025).
 func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]service.KeepCandidate, error) {
 	rows, err := q.db.Query(ctx, `
 		SELECT a.id, a.cluster_id, a.source, a.external_id, a.title, a.published_at, k.decision_id,
-		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0), a.shingles,
-		       a.fingerprint_version,
+		       a.status, coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0),
+		       coalesce(a.shingles_head, a.shingles), a.shingles_head IS NOT NULL, a.fingerprint_version,
 		       CASE WHEN a.status = 'partial_duplicate' AND a.coverage_that >= 0.8::real AND a.coverage_this < 0.8::real
 		            THEN article_holds_other_story(a.id, a.cluster_id) ELSE false END
 		FROM articles a
@@ -103,7 +105,7 @@ func (q queries) KeepCandidates(ctx context.Context, clusterIDs []int64) ([]serv
 		var shingles []int32
 		var version int16
 		err := row.Scan(&c.ID, &c.ClusterID, &c.Source, &c.ExternalID, &c.Title, &c.PublishedAt, &decision,
-			&c.Status, &this, &that, &shingles, &version, &c.Compilation)
+			&c.Status, &this, &that, &shingles, &c.ShinglesCut, &version, &c.Compilation)
 		c.Version = fingerprint.Version(version)
 		c.Coverage = service.Coverage{This: float64(this), That: float64(that)}
 		c.Shingles = shingleSet(shingles)

@@ -22,11 +22,14 @@ var _ service.CoverageReader = queries{}
 // sentenceMatchesManySQL is sentenceMatchesSQL for several queries at once:
 // each query sentence carries its query's number (n) and the article that
 // query leaves out; the distance ($6) and the limit a sentence ($7) are
-// the same for all.
+// the same for all; a text is read only from an article whose text is at
+// most $8 bytes long (octet_length reads a stored text's length from its
+// TOAST pointer, not the text), any when $8 <= 0.
 const sentenceMatchesManySQL = `
 	SELECT q.n, q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash, m.start_char, m.end_char,
 	       CASE WHEN m.text_hash <> q.text_hash
 	             AND row_number() OVER (PARTITION BY m.article_id, m.text_hash = q.text_hash) = 1
+	             AND ($8 <= 0 OR octet_length(coalesce(a.plain_body, a.body)) <= $8)
 	            THEN coalesce(a.plain_body, a.body) END,
 	       a.fingerprint_version, a.published_at, a.ingested_at, a.sentence_runes,
 	       a.external_id, a.source, a.title, a.cluster_id, a.status
@@ -58,7 +61,7 @@ const sentenceMatchesManySQL = `
 
 // SentenceMatchesOf returns, for each of qs, what SentenceMatches returns
 // for it, in one statement. The queries share qs[0]'s distance and limit.
-func (q queries) SentenceMatchesOf(ctx context.Context, qs []service.SentenceQuery) ([][]service.SentenceMatch, error) {
+func (q queries) SentenceMatchesOf(ctx context.Context, qs []service.SentenceQuery, maxTextBytes int) ([][]service.SentenceMatch, error) {
 	out := make([][]service.SentenceMatch, len(qs))
 	var ns, idx []int32
 	var textHashes, excludes []int64
@@ -79,7 +82,7 @@ func (q queries) SentenceMatchesOf(ctx context.Context, qs []service.SentenceQue
 		return out, nil
 	}
 	rows, err := q.db.Query(ctx, sentenceMatchesManySQL, ns, idx, textHashes, simhashes, excludes,
-		qs[0].MaxDistance, limitArg(qs[0].PerSentence))
+		qs[0].MaxDistance, limitArg(qs[0].PerSentence), maxTextBytes)
 	if err != nil {
 		return nil, interpretError(err, "find sentence matches")
 	}
@@ -120,4 +123,57 @@ func (q queries) SentenceMatchesOf(ctx context.Context, qs []service.SentenceQue
 		cutSentenceTexts(qs[n], out[n], spans[n], plains)
 	}
 	return out, nil
+}
+
+// CountedTexts returns, of each article, its first maxSentences indexed
+// sentences, and its plain text when at most maxTextBytes long: the length
+// is read from the row (octet_length of a stored text reads its TOAST
+// pointer), a longer text never.
+func (q queries) CountedTexts(ctx context.Context, ids []int64, maxSentences, maxTextBytes int) (map[int64]service.StoredText, error) {
+	out := make(map[int64]service.StoredText, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.db.Query(ctx, `
+		SELECT id, CASE WHEN octet_length(coalesce(plain_body, body)) <= $2 THEN coalesce(plain_body, body) END
+		FROM articles WHERE id = ANY ($1)`, ids, maxTextBytes)
+	if err != nil {
+		return nil, interpretError(err, "read counted texts")
+	}
+	var (
+		id   int64
+		text *string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &text}, func() error {
+		if text != nil {
+			out[id] = service.StoredText{Plain: *text}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, interpretError(err, "read counted texts")
+	}
+	rows, err = q.db.Query(ctx, `
+		SELECT article_id, start_char, end_char, runes, text_hash, simhash
+		FROM sentences WHERE article_id = ANY ($1) AND position < $2
+		ORDER BY article_id, position`, ids, maxSentences)
+	if err != nil {
+		return nil, interpretError(err, "read counted sentences")
+	}
+	var (
+		s        fingerprint.Sentence
+		textHash int64
+		simhash  *int64
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &s.Start, &s.End, &s.Runes, &textHash, &simhash}, func() error {
+		s.TextHash, s.Simhash, s.HasSimhash = uint64(textHash), 0, simhash != nil
+		if simhash != nil {
+			s.Simhash = uint64(*simhash)
+		}
+		t := out[id]
+		t.Sentences = append(t.Sentences, s)
+		out[id] = t
+		return nil
+	})
+	return out, interpretError(err, "read counted sentences")
 }

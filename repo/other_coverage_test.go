@@ -85,7 +85,7 @@ func TestOtherCoverageCountedInTheList(t *testing.T) {
 		}
 		qs = append(qs, service.SentenceQuery{Sentences: texts[id].Sentences, MaxDistance: 3, ExcludeID: id, PerSentence: 20})
 	}
-	batched, err := st.SentenceMatchesOf(ctx, qs)
+	batched, err := st.SentenceMatchesOf(ctx, qs, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

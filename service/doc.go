@@ -55,7 +55,8 @@
 // # The editors
 //
 // editorial*.go: a cluster's view, the list of clusters, keep and reset,
-// split, side by side; sessions.go, the editors' sessions.
+// split, side by side; diff.go, the diff of two members, bounded whatever
+// their texts; sessions.go, the editors' sessions.
 //
 // Measurements and the alternatives tried live in docs/design-notes.md
 // ("service"), not above the code.

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // The changes between members of a cluster, as the editors' page and the
@@ -14,7 +15,7 @@ import (
 type MemberDiff struct {
 	From, To    Article
 	Title, Body []DiffRun
-	Difference  Difference
+	Difference  Difference // Difference.Truncated: Body spells the texts' starts only
 }
 
 // MaxDifferences is the most members of a cluster whose difference from
@@ -41,14 +42,29 @@ func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (M
 	}
 	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from], ContentType: arts[0].ContentType})
 	toText := readable(Text{Title: arts[1].Title, Body: bodies[to], ContentType: arts[1].ContentType})
-	d := MemberDiff{From: arts[0], To: arts[1], Title: Diff(arts[0].Title, arts[1].Title), Body: Diff(fromText, toText)}
-	d.Difference = summarize(headlineChanged(arts[0].Title, arts[1].Title), d.Body)
+	title, err := DiffWithin(ctx, arts[0].Title, arts[1].Title)
+	if err != nil {
+		return MemberDiff{}, err
+	}
+	body, err := DiffWithin(ctx, fromText, toText)
+	if err != nil {
+		return MemberDiff{}, err
+	}
+	d := MemberDiff{From: arts[0], To: arts[1], Title: title.Runs, Body: body.Runs}
+	d.Difference = summarize(headlineChanged(arts[0].Title, arts[1].Title), body)
 	return d, nil
 }
 
+// differencesBudget is the most time Differences spends diffing, and at
+// most half what is left of its context's: the members it has not reached
+// by then are left out (the page and the API say so), so that a cluster
+// of long members still answers in time.
+const differencesBudget = time.Second
+
 // Differences says how each member the view lists differs from the
 // cluster's original: the first MaxDifferences of them, the original
-// excepted.
+// excepted, as many as differencesBudget allows (the others are not in the
+// map). It returns ctx's error once ctx is done.
 func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Difference, error) {
 	orig, ok := v.Member(v.Original.ID)
 	if !ok {
@@ -73,11 +89,24 @@ func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Dif
 	if err != nil {
 		return nil, err
 	}
+	budget := differencesBudget
+	if d, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(d)/2)
+	}
+	diffCtx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
 	from := readable(Text{Body: bodies[orig.ID], ContentType: orig.ContentType})
 	out := make(map[int64]Difference, len(members))
 	for _, m := range members {
 		to := readable(Text{Body: bodies[m.ID], ContentType: m.ContentType})
-		out[m.ID] = summarize(headlineChanged(orig.Title, m.Title), Diff(from, to))
+		d, err := DiffWithin(diffCtx, from, to)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err != nil { // the budget is spent: the members diffed so far
+			break
+		}
+		out[m.ID] = summarize(headlineChanged(orig.Title, m.Title), d)
 	}
 	return out, nil
 }

@@ -63,11 +63,24 @@ type OtherCoverageCount struct {
 	More     bool // more than MaxOtherCoverageCounted
 }
 
+// What the list reads to count other coverage, whatever the members'
+// lengths (issue 44: fifty clusters of a 2 MB compilation made the list
+// read their texts and look up their tens of thousands of sentences on
+// every load): each article's first countedSentences sentences, and the
+// texts that confirm sentences that differ slightly only from articles of
+// at most countedTextBytes — a long article's near sentences are not
+// counted, its identical ones are. A news article has some thirty
+// sentences in 3 KB: the count of every such article is the panel's.
+const (
+	countedSentences = 64
+	countedTextBytes = 64 << 10
+)
+
 // otherCoverageCounts counts, for each of a page's clusters (cluster →
 // its original and kept member), the articles outside it that share
 // sentences with them, as OtherCoverage finds them (the same search and
-// rules, linksFrom), but for all the clusters in three statements: the
-// texts, then every sentence's matches at once.
+// rules, linksFrom) within the bounds above, but for all the clusters in
+// three statements: the texts, then every sentence's matches at once.
 func (s *Service) otherCoverageCounts(ctx context.Context, clusters map[int64][]KeepCandidate) (map[int64]OtherCoverageCount, error) {
 	var ids []int64
 	for _, cs := range clusters {
@@ -79,7 +92,7 @@ func (s *Service) otherCoverageCounts(ctx context.Context, clusters map[int64][]
 	if len(ids) == 0 {
 		return out, nil
 	}
-	texts, err := s.store.ArticleTexts(ctx, ids, true)
+	texts, err := s.store.CountedTexts(ctx, ids, countedSentences, countedTextBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +116,7 @@ func (s *Service) otherCoverageCounts(ctx context.Context, clusters map[int64][]
 	if len(qs) == 0 {
 		return out, nil
 	}
-	found, err := s.store.SentenceMatchesOf(ctx, qs)
+	found, err := s.store.SentenceMatchesOf(ctx, qs, countedTextBytes)
 	if err != nil {
 		return nil, err
 	}

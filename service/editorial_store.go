@@ -73,8 +73,15 @@ type ClusterRow struct {
 // cluster's other coverage in a fixed number of statements a page (with
 // ArticleReader.ArticleTexts).
 type CoverageReader interface {
+	// CountedTexts returns, of each article ids names, its first
+	// maxSentences indexed sentences and, when its plain text is at most
+	// maxTextBytes long, that text ("" when longer): a long text's length is
+	// read from its row, the text never.
+	CountedTexts(ctx context.Context, ids []int64, maxSentences, maxTextBytes int) (map[int64]StoredText, error)
 	// SentenceMatchesOf returns, for each of qs in order, what
 	// SentenceMatches returns for it; the queries share qs[0]'s MaxDistance
-	// and PerSentence.
-	SentenceMatchesOf(ctx context.Context, qs []SentenceQuery) ([][]SentenceMatch, error)
+	// and PerSentence. A matched sentence's text (SentenceMatch.Text, for
+	// sentences that differ) is read only from articles whose plain text is
+	// at most maxTextBytes long (any when maxTextBytes <= 0).
+	SentenceMatchesOf(ctx context.Context, qs []SentenceQuery, maxTextBytes int) ([][]SentenceMatch, error)
 }

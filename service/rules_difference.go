@@ -28,6 +28,10 @@ type Difference struct {
 	// OtherEdits is how many characters were changed otherwise: words
 	// replaced, sentences rewritten.
 	OtherEdits int
+	// Truncated says that the texts were compared in their first
+	// MaxDiffRunes characters past the start they share (TextDiff's): the
+	// rest is not counted above.
+	Truncated bool
 }
 
 // Limits of Difference's categories, in characters.
@@ -37,20 +41,20 @@ const (
 	minTailPercent    = 10 // the least share of the original cut from its end for "the first N %"
 )
 
-// Differ compares a copy (toTitle, toBody) with its original (fromTitle,
-// fromBody), texts as a reader sees them.
-func Differ(fromTitle, fromBody, toTitle, toBody string) Difference {
-	return summarize(headlineChanged(fromTitle, toTitle), Diff(fromBody, toBody))
-}
-
 // headlineChanged reports whether two headlines differ other than in the
 // blanks around them.
 func headlineChanged(a, b string) bool { return strings.TrimSpace(a) != strings.TrimSpace(b) }
 
-// summarize reads a Difference off the runs that turn an original's body
+// summarize reads a Difference off the diff that turns an original's body
 // into a copy's.
-func summarize(headlineChanged bool, runs []DiffRun) Difference {
-	d := Difference{HeadlineChanged: headlineChanged}
+func summarize(headlineChanged bool, diff TextDiff) Difference {
+	runs := diff.Runs
+	d := Difference{HeadlineChanged: headlineChanged, Truncated: diff.Truncated}
+	// A truncated diff's ends can be judged when one text was compared
+	// whole and the two share no more of their ends than a closing line
+	// or a full stop: the rest of the other is deleted (a copy that stops
+	// early) or inserted (a copy with much added) at its end.
+	endKnown := !diff.Truncated || (diff.SharedEnd <= maxBylineRunes && (diff.FromRest == 0 || diff.ToRest == 0))
 	first, last := -1, -1 // the first and last runs the two texts share
 	fromRunes := 0
 	for i, r := range runs {
@@ -64,6 +68,11 @@ func summarize(headlineChanged bool, runs []DiffRun) Difference {
 			fromRunes += utf8.RuneCountInString(r.Text)
 		}
 	}
+	fromRest := 0 // the original's characters deleted past the runs
+	if endKnown {
+		fromRest = diff.FromRest
+		fromRunes += fromRest
+	}
 	for i, r := range runs {
 		n := visible(r.Text)
 		if n == 0 || r.Kind == DiffEqual {
@@ -71,15 +80,16 @@ func summarize(headlineChanged bool, runs []DiffRun) Difference {
 		}
 		atStart, atEnd := first < 0 || i < first, i > last
 		switch {
-		case r.Kind == DiffInsert && (atStart || atEnd):
+		case r.Kind == DiffInsert && (atStart || (atEnd && endKnown)):
 			if n <= maxBylineRunes && !strings.Contains(strings.TrimSpace(r.Text), "\n") {
 				d.BylineAdded = true
 			} else {
 				d.BoilerplateAdded += n
 			}
-		case r.Kind == DiffDelete && atEnd && first >= 0 && 100*utf8.RuneCountInString(r.Text) >= minTailPercent*fromRunes:
-			kept := fromRunes - utf8.RuneCountInString(r.Text)
+		case r.Kind == DiffDelete && atEnd && endKnown && first >= 0 && 100*(utf8.RuneCountInString(r.Text)+fromRest) >= minTailPercent*fromRunes:
+			kept := fromRunes - utf8.RuneCountInString(r.Text) - fromRest
 			d.FirstPercent = min(max((100*kept+fromRunes/2)/max(fromRunes, 1), 1), 99)
+			fromRest = 0
 		case n >= minParagraphRunes && strings.Contains(r.Text, "\n"):
 			paragraphs := strings.Count(r.Text, "\n")
 			if r.Kind == DiffInsert {
@@ -91,7 +101,17 @@ func summarize(headlineChanged bool, runs []DiffRun) Difference {
 			d.OtherEdits += n
 		}
 	}
-	d.Same = !d.HeadlineChanged && !d.BylineAdded && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
+	if endKnown && diff.ToRest > 0 { // inserted at the end, past the runs
+		d.BoilerplateAdded += diff.ToRest
+	}
+	if fromRest > 0 { // deleted at the end, past the runs
+		if first >= 0 && 100*fromRest >= minTailPercent*fromRunes {
+			d.FirstPercent = min(max((100*(fromRunes-fromRest)+fromRunes/2)/max(fromRunes, 1), 1), 99)
+		} else {
+			d.OtherEdits += fromRest
+		}
+	}
+	d.Same = !d.Truncated && !d.HeadlineChanged && !d.BylineAdded && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
 		d.ParagraphsDropped == 0 && d.ParagraphsAdded == 0 && d.OtherEdits == 0
 	return d
 }

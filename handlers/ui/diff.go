@@ -104,6 +104,9 @@ func (l *locale) difference(d service.Difference) (string, error) {
 	if d.OtherEdits > 0 && err == nil {
 		err = add("diff.other", "Count", d.OtherEdits)
 	}
+	if d.Truncated && err == nil {
+		err = add("diff.truncated", "Chars", service.MaxDiffRunes)
+	}
 	if err != nil {
 		return "", err
 	}

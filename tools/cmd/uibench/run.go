@@ -35,6 +35,7 @@ type config struct {
 	articles       int
 	days           int
 	clustersPerDay int
+	longHeads      int // the newest clusters whose head is made a 2 MB compilation
 	requests       int
 	keep           bool
 	reuse          string
@@ -50,6 +51,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&cfg.articles, "articles", 1_000_000, "articles to store")
 	fs.IntVar(&cfg.days, "days", 100, "days they are spread over")
 	fs.IntVar(&cfg.clustersPerDay, "clusters-per-day", 1000, "clusters of two or more articles a day")
+	fs.IntVar(&cfg.longHeads, "long-heads", 0, "make the head of this many of the newest clusters a 2 MB compilation")
 	fs.IntVar(&cfg.requests, "requests", 30, "requests timed per kind of page")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the database")
 	fs.StringVar(&cfg.reuse, "reuse", "", "measure this kept database again instead of loading one")
@@ -110,6 +112,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		fmt.Fprintf(out, "loading %d articles over %d days, %d clusters a day, into %s\n", cfg.articles, cfg.days, cfg.clustersPerDay, name)
 		began := time.Now()
 		if err := load(ctx, pool, cfg, out); err != nil {
+			return err
+		}
+		if err := lengthenHeads(ctx, pool, cfg.longHeads); err != nil {
 			return err
 		}
 		if _, err := pool.Exec(ctx, `VACUUM ANALYZE`); err != nil {
@@ -421,12 +426,36 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		{"cluster: diff with the original, side by side, differences, other coverage", each("/ui/clusters/%d?with=%d")},
 		{"split confirmation", each("/ui/clusters/%d/split?article=%d")},
 		{"API GET /v1/clusters", []string{"/v1/clusters"}},
+		{"API GET /v1/clusters?limit=200", []string{"/v1/clusters?limit=200"}},
 		{"API GET /v1/clusters?source=rare-07", []string{"/v1/clusters?source=rare-07"}},
 		{"API GET /v1/clusters/{id}", apiClusters},
 		{"API GET /v1/clusters/{id}/other-coverage", otherCoverage},
 		{"API GET /v1/search?q=中国", []string{"/v1/search?q=" + url.QueryEscape("中国")}},
 		{"API GET /v1/overview", []string{"/v1/overview"}},
 		{"API GET /v1/sources?prefix=sina", []string{"/v1/sources?prefix=sina"}},
+	}
+	if cfg.longHeads > 0 { // the pages of the clusters whose head lengthenHeads made 2 MB long
+		var long []int64
+		rows, err := pool.Query(ctx, `SELECT cluster_id FROM cluster_listing ORDER BY published_at DESC, cluster_id DESC LIMIT $1`,
+			min(cfg.longHeads, cfg.requests))
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			long = append(long, id)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		var pages, api []string
+		for _, id := range long {
+			pages, api = append(pages, fmt.Sprintf("/ui/clusters/%d", id)), append(api, fmt.Sprintf("/v1/clusters/%d", id))
+		}
+		kinds = append(kinds, kind{"cluster with a 2 MB head", pages}, kind{"API GET /v1/clusters/{id}, a 2 MB head", api})
 	}
 	res := &results{when: time.Now(), loadBefore: loadAverage()}
 	defer func() { res.loadAfter = loadAverage() }()
