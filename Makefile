@@ -56,6 +56,13 @@ lint:
 schema:
 	@$(with_db) $(GO) test -count=1 -v -run '^TestSchema$$' ./migrations/ -args -update | grep -E 'wrote|^(---|ok|FAIL)'
 
+# readme: write the live answers into the examples of README.md and
+# docs/api.md (TestDocExamples -update: each request sent, as written, to a
+# fresh server on a fresh database); review the diff before committing.
+.PHONY: readme
+readme:
+	@$(with_db) $(GO) test -count=1 -v -run '^TestDocExamples$$' ./cmd/dedupd/ -args -update | grep -E 'wrote|unchanged|^(---|ok|FAIL)|_test.go'
+
 # db-start: start (or reuse) the local cluster and print its URL.
 db-start:
 	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. start
