@@ -134,6 +134,7 @@ type editorial struct {
 	policy    KeepPolicy
 	recorded  atomic.Bool
 	cursorKey atomic.Pointer[[]byte] // see CursorKey
+	signinKey atomic.Pointer[[]byte] // see SigninToken
 }
 
 // SetKeepPolicy sets the preferred sources of the keep rule. Call it before

@@ -929,6 +929,14 @@ CREATE INDEX editor_decisions_article_id_idx ON public.editor_decisions USING bt
 
 CREATE INDEX editor_decisions_cluster_id_idx ON public.editor_decisions USING btree (cluster_id);
 
+CREATE INDEX editor_sessions_editor_started ON public.editor_sessions USING btree (editor, started_at);
+
+CREATE INDEX editor_sessions_expires ON public.editor_sessions USING btree (expires_at);
+
+CREATE INDEX editor_sessions_last_seen ON public.editor_sessions USING btree (last_seen_at);
+
+CREATE INDEX editor_sessions_started ON public.editor_sessions USING btree (started_at);
+
 CREATE INDEX sentences_a0_idx ON public.sentences USING btree (a0) WHERE (a0 IS NOT NULL);
 
 CREATE INDEX sentences_a1_idx ON public.sentences USING btree (a1) WHERE (a1 IS NOT NULL);
