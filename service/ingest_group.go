@@ -33,6 +33,11 @@ type groupItem struct {
 	// setAside: the item was left for the batch's next group once
 	// (ingest_group_held.go), and is not again.
 	setAside bool
+	// stored: the key held an article when the batch began. A group is all
+	// stored keys or all new ones, so that a batch sent again after its
+	// deadline answers the stored ones on their own (article by article,
+	// cheaply) and the new ones still go in groups: a resend makes progress.
+	stored bool
 
 	// unlocked are the sentences the current attempt to store the group
 	// left unlocked as known boilerplate (ingest_locks_boilerplate.go).
@@ -72,7 +77,7 @@ func (b *groupBuilder) fits(it *groupItem) bool {
 	if len(b.items) == 0 {
 		return true
 	}
-	return b.locks+len(it.locks()) <= b.budget && !b.keys[it.key()]
+	return b.locks+len(it.locks()) <= b.budget && !b.keys[it.key()] && b.items[0].stored == it.stored
 }
 
 // add puts it in the group.
