@@ -913,6 +913,8 @@ CREATE INDEX articles_ingested_idx ON public.articles USING btree (ingested_at, 
 
 CREATE INDEX articles_search_url_idx ON public.articles USING hash (public.search_url(url));
 
+CREATE INDEX articles_source_lower_idx ON public.articles USING btree (lower(source) COLLATE "C", source);
+
 CREATE INDEX cluster_listing_latest_idx ON public.cluster_listing USING btree (last_ingested DESC, cluster_id DESC);
 
 CREATE INDEX cluster_listing_published_idx ON public.cluster_listing USING btree (published_at DESC, cluster_id DESC) INCLUDE (size);
