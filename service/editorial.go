@@ -46,6 +46,9 @@ type Decision struct {
 	Editor            string
 	Note              string
 	DecidedAt         time.Time
+	// Undoable: a split that can still be undone (it has separations left;
+	// undoing removes them). Set by the cluster's view alone.
+	Undoable bool
 }
 
 // DecisionInput says who decides, and why.

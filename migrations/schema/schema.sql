@@ -963,6 +963,8 @@ CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash)
 
 CREATE INDEX separations_b_idx ON public.separations USING btree (b);
 
+CREATE INDEX separations_decision_idx ON public.separations USING btree (decision_id);
+
 CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_insert();
 
 CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_update();
