@@ -640,7 +640,19 @@ func (p *page) split(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c))
+	form := c.Request().PostForm
+	if err := queryparam.Once(form, "scope"); err != nil {
+		return err
+	}
+	split := p.svc.Split
+	switch form.Get("scope") {
+	case "", "subtree":
+	case "alone":
+		split = p.svc.SplitAlone
+	default:
+		return service.Invalid("scope", "must be subtree or alone")
+	}
+	res, err := split(c.Request().Context(), id, article, p.decisionInput(c))
 	if err != nil {
 		return err
 	}
