@@ -114,7 +114,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		return unpermute(results, order), nil
 	}
 	position := make(map[*groupItem]int, len(items))
-	group := groupBuilder{budget: s.groupLockBudget()}
+	group := groupBuilder{budget: s.groupLockBudget(), limit: 1}
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted; those it sets aside around the other
 	// groups being stored start the next group (ingest_group_held.go).
