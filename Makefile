@@ -48,7 +48,7 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 	$(TOOLS) $(GO) run $(STATICCHECK) ./...
 
-# schema: write migrations/schema.sql, today's schema in one file: the
+# schema: write migrations/schema/schema.sql, today's schema in one file: the
 # migrations applied to a fresh database, dumped with pg_dump --schema-only
 # (PostgreSQL 15's) and normalised. make test fails (TestSchema) while the
 # file differs from what the migrations make: after a new migration, run

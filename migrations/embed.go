@@ -5,8 +5,9 @@ package migrations
 
 import "embed"
 
-// FS holds every migration, named NNNNN_what.sql (not schema.sql, the
-// schema they make, which is generated for readers: make schema).
+// FS holds every migration, named NNNNN_what.sql; schema/schema.sql, the
+// schema they make, is generated for readers (make schema) and kept out of
+// this folder's top level, which goose reads whole.
 //
 //go:embed [0-9]*.sql
 var FS embed.FS

@@ -20,8 +20,9 @@ import (
 )
 
 // schemaFile is today's schema, the migrations applied in order: what a
-// reader opens instead of replaying them.
-const schemaFile = "schema.sql"
+// reader opens instead of replaying them. It lives below the folder goose
+// reads (goose takes every top-level .sql there for a migration).
+const schemaFile = "schema/schema.sql"
 
 var update = flag.Bool("update", false, "write "+schemaFile+" from a freshly migrated database instead of comparing (make schema)")
 

@@ -185,12 +185,24 @@ func (q queries) decisionsByID(ctx context.Context, ids []int64) (map[int64]*ser
 // latest first.
 func (q queries) Decisions(ctx context.Context, clusterID int64, articleIDs []int64, limit int) ([]service.Decision, error) {
 	rows, err := q.db.Query(ctx, `
-		SELECT `+decisionColumns+`
+		SELECT `+decisionColumns+`,
+		       action = 'split' AND EXISTS (SELECT FROM separations s WHERE s.decision_id = editor_decisions.id)
 		FROM editor_decisions
 		WHERE cluster_id = $1 OR article_id = ANY ($2)
 		ORDER BY id DESC
 		LIMIT $3`, clusterID, articleIDs, limitArg(limit))
-	return collectDecisions(rows, err)
+	if err != nil {
+		return nil, interpretError(err, "list decisions")
+	}
+	ds, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.Decision, error) {
+		var d service.Decision
+		var action string
+		err := row.Scan(&d.ID, &action, &d.ClusterID, &d.ArticleID, &d.ArticleSource, &d.ArticleExternalID,
+			&d.Editor, &d.Note, &d.DecidedAt, &d.Undoable)
+		d.Action = service.Action(action)
+		return d, err
+	})
+	return ds, interpretError(err, "list decisions")
 }
 
 // Bodies returns the stored bodies of the articles ids.

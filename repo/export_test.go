@@ -18,6 +18,7 @@ const (
 	NearCandidatesSQL = nearCandidatesSQL
 	NearCandidateSQL  = nearCandidateSQL
 	ExactMatchSQL     = exactMatchSQL
+	SourcesSQL        = sourcesSQL
 )
 
 var (

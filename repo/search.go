@@ -74,22 +74,31 @@ func (q queries) SearchArticles(ctx context.Context, t service.SearchTerms, limi
 	return hits, interpretError(err, "search articles")
 }
 
-// Sources returns the sources that begin with prefix, compared without
-// case, sorted; at most limit. It walks the key's unique index from one
-// source to the next (a loose index scan), reading one entry a source
-// however many articles each has.
-func (q queries) Sources(ctx context.Context, prefix string, limit int) ([]string, error) {
-	rows, err := q.db.Query(ctx, `
-		WITH RECURSIVE s(source) AS (
-			(SELECT source FROM articles ORDER BY source LIMIT 1)
+// sourcesSQL is Sources' statement ($1 the prefix, $2 the limit).
+const sourcesSQL = `
+		WITH RECURSIVE s(key, source) AS (
+			(SELECT lower(source) COLLATE "C", source FROM articles
+			 WHERE lower(source) COLLATE "C" >= lower($1) COLLATE "C"
+			 ORDER BY lower(source) COLLATE "C", source LIMIT 1)
 			UNION ALL
-			SELECT (SELECT a.source FROM articles a WHERE a.source > s.source ORDER BY a.source LIMIT 1)
-			FROM s WHERE s.source IS NOT NULL
+			SELECT n.key, n.source FROM s, LATERAL (
+				SELECT lower(a.source) COLLATE "C" AS key, a.source FROM articles a
+				WHERE (lower(a.source) COLLATE "C", a.source) > (s.key, s.source)
+				ORDER BY lower(a.source) COLLATE "C", a.source LIMIT 1) n
+			WHERE starts_with(s.key, lower($1))
+		),
+		found AS (
+			SELECT source FROM s WHERE starts_with(key, lower($1)) LIMIT $2
 		)
-		SELECT source FROM s
-		WHERE source IS NOT NULL AND lower(left(source, char_length($1))) = lower($1)
-		ORDER BY source
-		LIMIT $2`, prefix, limit)
+		SELECT source FROM found ORDER BY source`
+
+// Sources returns the sources that begin with prefix, compared without
+// case, sorted; at most limit. It walks articles_source_lower_idx from the
+// prefix, from one source to the next (a loose index scan), and stops at the
+// first that does not begin with it: one index entry a source it returns,
+// however many sources and articles there are.
+func (q queries) Sources(ctx context.Context, prefix string, limit int) ([]string, error) {
+	rows, err := q.db.Query(ctx, sourcesSQL, prefix, limit)
 	if err != nil {
 		return nil, interpretError(err, "list sources")
 	}

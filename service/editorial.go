@@ -46,6 +46,9 @@ type Decision struct {
 	Editor            string
 	Note              string
 	DecidedAt         time.Time
+	// Undoable: a split that can still be undone (it has separations left;
+	// undoing removes them). Set by the cluster's view alone.
+	Undoable bool
 }
 
 // DecisionInput says who decides, and why.
@@ -55,7 +58,8 @@ type DecisionInput struct {
 	// identity the service checks.
 	Editor string
 	// Note is at most MaxNoteLength characters, its lines broken by LF or
-	// CRLF, with no other control character.
+	// CRLF, with no other control character, and none of the format
+	// characters and separators a name refuses (CheckEditor).
 	Note string
 }
 
@@ -91,7 +95,8 @@ func (in *DecisionInput) validate() error {
 }
 
 // checkNote refuses a note with a control character other than a line
-// break (LF, or CR before LF): a tab, a bell, a lone CR.
+// break (LF, or CR before LF): a tab, a bell, a lone CR; and, as a name
+// does, a format character or a line or paragraph separator (hiddenRune).
 func checkNote(note string) error {
 	for i, r := range note {
 		if r == '\n' || (r == '\r' && strings.HasPrefix(note[i+1:], "\n")) {
@@ -100,8 +105,19 @@ func checkNote(note string) error {
 		if unicode.IsControl(r) {
 			return Invalid("note", "must not contain control characters other than line breaks (LF, CRLF), not %U", r)
 		}
+		if hiddenRune(r) {
+			return Invalid("note", "must not contain format characters (bidirectional controls, zero-width characters) or line separators, not %U", r)
+		}
 	}
 	return nil
+}
+
+// hiddenRune reports the characters a name or note refuses beyond control
+// characters: format characters (Unicode Cf: bidirectional controls such as
+// U+202E, zero-width characters such as U+200B) and the line and paragraph
+// separators, which change how the text around them shows.
+func hiddenRune(r rune) bool {
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // CheckEditor returns an editor's name without the blanks around it, or
@@ -122,7 +138,7 @@ func CheckEditor(name string) (string, error) {
 	if i := strings.IndexFunc(name, unicode.IsControl); i >= 0 {
 		return "", Invalid("editor", "must not contain control characters (line breaks, tabs), not %U", []rune(name[i:])[0])
 	}
-	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) }); i >= 0 {
+	if i := strings.IndexFunc(name, hiddenRune); i >= 0 {
 		return "", Invalid("editor", "must not contain format characters (bidirectional controls, zero-width characters) or line separators, not %U", []rune(name[i:])[0])
 	}
 	return name, checkLength("editor", name, MaxEditorLength)
@@ -134,6 +150,7 @@ type editorial struct {
 	policy    KeepPolicy
 	recorded  atomic.Bool
 	cursorKey atomic.Pointer[[]byte] // see CursorKey
+	signinKey atomic.Pointer[[]byte] // see SigninToken
 }
 
 // SetKeepPolicy sets the preferred sources of the keep rule. Call it before

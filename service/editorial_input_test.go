@@ -52,3 +52,21 @@ func TestNoteLineBreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteRefusesWhatNamesRefuse: every format character and separator a
+// name refuses, a note refuses too, naming note.
+func TestNoteRefusesWhatNamesRefuse(t *testing.T) {
+	t.Parallel()
+	for _, r := range []rune{'\u202e', '\u200b', '\ufeff', '\u2066', '\u200f', '\u00ad', '\u2028', '\u2029'} {
+		note := "转载稿" + string(r) + "另案处理"
+		if _, err := CheckEditor(note); err == nil {
+			t.Fatalf("CheckEditor accepts %U: the test's characters are not ones names refuse", r)
+		}
+		in := DecisionInput{Editor: "王芳", Note: note}
+		err := in.validate()
+		var se *Error
+		if !errors.As(err, &se) || se.Kind != KindInvalid || se.Field != "note" {
+			t.Errorf("a note with %U: %v, want KindInvalid naming note", r, err)
+		}
+	}
+}

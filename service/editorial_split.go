@@ -80,11 +80,25 @@ type SplitResult struct {
 // member, or the split would separate more than MaxSplitPairs pairs.
 func (s *Service) Split(ctx context.Context, clusterID, articleID int64, in DecisionInput) (SplitResult, error) {
 	return editorsDecide(ctx, s, &in, func(tx Tx) (SplitResult, error) {
-		return s.splitTx(ctx, tx, clusterID, articleID, in)
+		return s.splitTx(ctx, tx, clusterID, articleID, in, false)
 	})
 }
 
-func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64, in DecisionInput) (SplitResult, error) {
+// SplitAlone records that article articleID alone is not a duplicate of
+// the rest of the cluster headed by clusterID: it heads a cluster of its
+// own, separated from every other member, and the articles that linked to
+// it stay, judged again without it by the rule a deleted article's
+// dependants are (dependants.go: the earliest of them judged again, the
+// others linking to it or judged again), so a copy of it that also copies
+// the rest stays with the rest. For the head it is Split. Errors as
+// Split's.
+func (s *Service) SplitAlone(ctx context.Context, clusterID, articleID int64, in DecisionInput) (SplitResult, error) {
+	return editorsDecide(ctx, s, &in, func(tx Tx) (SplitResult, error) {
+		return s.splitTx(ctx, tx, clusterID, articleID, in, true)
+	})
+}
+
+func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64, in DecisionInput, alone bool) (SplitResult, error) {
 	// The key's lock first, as writers take it: a re-ingest of the article
 	// waits for the split, and is judged with its separations.
 	a, err := tx.Article(ctx, articleID)
@@ -109,7 +123,7 @@ func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64
 	}
 
 	moved := []int64{a.ID}
-	if !a.IsCanonical() {
+	if !a.IsCanonical() && !alone {
 		if moved, err = tx.Subtree(ctx, a.ID); err != nil {
 			return SplitResult{}, err
 		}
@@ -144,11 +158,18 @@ func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64
 	if err != nil {
 		return SplitResult{}, err
 	}
-	if a.IsCanonical() {
+	switch {
+	case a.IsCanonical():
 		// The head stays where it is, alone: the articles linking to it are
 		// judged again, and cannot link to it (separated).
 		err = s.leave(ctx, tx, &locks, a)
-	} else {
+	case alone:
+		// Its dependants are judged again without it first, as the head's
+		// are; then it heads a cluster of its own.
+		if err = s.leave(ctx, tx, &locks, a); err == nil {
+			err = tx.Relink(ctx, Link{ID: a.ID, Status: StatusUnique})
+		}
+	default:
 		err = tx.Relink(ctx, Link{ID: a.ID, Status: StatusUnique})
 	}
 	if err != nil {

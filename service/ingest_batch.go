@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -49,15 +50,44 @@ func CheckBatchSize(n int) error {
 // fails in its group for another reason, after the group's others are
 // stored one by one.
 //
+// A batch that cannot finish by its context's deadline stops storing a
+// little before it (batchReserve), and answers: the articles of the groups
+// it committed have their verdicts, the others ErrNotReached (KindUnavailable
+// each), so that the client knows what is stored and sends the rest again.
+//
 // The batch as a whole fails with KindInvalid when it is empty, KindTooLarge
 // beyond MaxBatch, and KindUnavailable (or the context's error) when the
-// database cannot be reached: articles stored before that stay stored, and a
-// retry of the batch returns their stored verdicts.
+// database cannot be reached or the context ends (the client left, or no
+// time was left even to answer): articles stored before that stay stored,
+// and a retry of the batch returns their stored verdicts.
 func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchResult, error) {
 	if err := CheckBatchSize(len(items)); err != nil {
 		return nil, err
 	}
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
+	if deadline, ok := outer.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(outer, deadline.Add(-batchReserve(time.Until(deadline))))
+	}
+	stored, err := s.storedKeys(ctx, items)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	// The articles whose keys are stored already go last: answering one
+	// again judges it again, as long as storing it did, so a batch sent
+	// again after its deadline would otherwise spend its time on the same
+	// articles. Their verdicts do not depend on the articles stored after
+	// them (a stored article is judged against those before it).
+	order := make([]int, 0, len(items))
+	for pass := range 2 {
+		for i := range items {
+			if stored[items[i].key()] == (pass == 1) {
+				order = append(order, i)
+			}
+		}
+	}
+	items = permute(items, order)
 	ready, wait := s.prepareAll(ctx, items)
 	defer func() {
 		cancel()
@@ -65,8 +95,26 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 	}()
 
 	results := make([]BatchResult, len(items))
+	answered := make([]bool, len(items))
+	// stopped answers the articles not stored when the batch's own
+	// deadline, before its context's, came first: the batch succeeds with
+	// what it committed. When the context itself is over, it fails.
+	stopped := func(err error) ([]BatchResult, error) {
+		if outer.Err() != nil || ctx.Err() == nil {
+			if ctx.Err() != nil {
+				return nil, deadlineError(ctx)
+			}
+			return nil, err
+		}
+		for i := range results {
+			if !answered[i] {
+				results[i] = BatchResult{Err: ErrNotReached}
+			}
+		}
+		return unpermute(results, order), nil
+	}
 	position := make(map[*groupItem]int, len(items))
-	group := groupBuilder{budget: s.groupLockBudget()}
+	group := groupBuilder{budget: s.groupLockBudget(), limit: 1}
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted; those it sets aside around the other
 	// groups being stored start the next group (ingest_group_held.go).
@@ -85,6 +133,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		for _, it := range g {
 			if !slices.Contains(later, it) {
 				results[position[it]] = BatchResult{Verdict: it.verdict, Err: it.err}
+				answered[position[it]] = true
 			}
 		}
 		return nil
@@ -94,33 +143,87 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		select {
 		case p = <-ready[i]:
 		case <-ctx.Done():
-			return nil, deadlineError(ctx)
+			return stopped(deadlineError(ctx))
 		}
 		if p.err != nil {
 			if ctx.Err() != nil {
 				// The batch's deadline, met while fingerprinting this
-				// article: the request's failure, not the article's, as
-				// when the select above sees it first.
-				return nil, deadlineError(ctx)
+				// article: the request's, not the article's, as when the
+				// select above sees it first.
+				return stopped(deadlineError(ctx))
 			}
 			results[i].Err = p.err
+			answered[i] = true
 			continue
 		}
 		it := &groupItem{in: &items[i].Article, fp: p.fp, opts: items[i].Options}
+		it.stored = stored[it.key()]
 		position[it] = i
 		for !group.fits(it) { // twice when the first store sets articles aside
 			if err := store(); err != nil {
-				return nil, err
+				return stopped(err)
 			}
 		}
 		group.add(it)
 	}
 	for len(group.items) > 0 {
 		if err := store(); err != nil {
-			return nil, err
+			return stopped(err)
 		}
 	}
-	return results, nil
+	return unpermute(results, order), nil
+}
+
+// storedKeys returns the keys of items that hold an article already.
+func (s *Service) storedKeys(ctx context.Context, items []BatchItem) (map[ArticleKey]bool, error) {
+	keys := make([]ArticleKey, len(items))
+	for i := range items {
+		keys[i] = items[i].key()
+	}
+	found, err := s.store.ArticlesByKeys(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	stored := make(map[ArticleKey]bool, len(found))
+	for _, a := range found {
+		stored[ArticleKey{Source: a.Source, ExternalID: a.ExternalID}] = true
+	}
+	return stored, nil
+}
+
+func (it *BatchItem) key() ArticleKey {
+	return ArticleKey{Source: it.Article.Source, ExternalID: it.Article.ExternalID}
+}
+
+// permute returns items in order: the i-th is items[order[i]].
+func permute(items []BatchItem, order []int) []BatchItem {
+	out := make([]BatchItem, len(items))
+	for i, o := range order {
+		out[i] = items[o]
+	}
+	return out
+}
+
+// unpermute puts results, of the items permute put in order, back in the
+// batch's order.
+func unpermute(results []BatchResult, order []int) []BatchResult {
+	out := make([]BatchResult, len(results))
+	for i, o := range order {
+		out[o] = results[i]
+	}
+	return out
+}
+
+// ErrNotReached is the result of an article of a batch that stopped at its
+// deadline before storing it: not stored, to be sent again.
+var ErrNotReached = &Error{Kind: KindUnavailable, Field: "articles",
+	Message: "not stored: the batch reached its deadline first; send this article again (the articles answered with a verdict are stored)"}
+
+// batchReserve is the part of a batch's time, before its context's
+// deadline, kept to answer: a tenth of it, at most a second. A group being
+// stored when the batch's own deadline comes is rolled back within it.
+func batchReserve(left time.Duration) time.Duration {
+	return min(left/10, time.Second)
 }
 
 type prepared struct {

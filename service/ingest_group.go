@@ -33,6 +33,11 @@ type groupItem struct {
 	// setAside: the item was left for the batch's next group once
 	// (ingest_group_held.go), and is not again.
 	setAside bool
+	// stored: the key held an article when the batch began. A group is all
+	// stored keys or all new ones, so that a batch sent again after its
+	// deadline answers the stored ones on their own (article by article,
+	// cheaply) and the new ones still go in groups: a resend makes progress.
+	stored bool
 
 	// unlocked are the sentences the current attempt to store the group
 	// left unlocked as known boilerplate (ingest_locks_boilerplate.go).
@@ -62,9 +67,14 @@ func (it *groupItem) lockPlan(known *knownBoilerplate) (locks []LockKey, unlocke
 // two of one key would collide: the second must see the first stored).
 type groupBuilder struct {
 	budget int
-	items  []*groupItem
-	locks  int
-	keys   map[ArticleKey]bool
+	// limit, when not 0, is the most articles the group may hold; take
+	// doubles it. A batch starts at one (IngestBatch), so that the first
+	// group commits even when one article is all its time allows, and a
+	// batch sent again after its deadline stores at least that one more.
+	limit int
+	items []*groupItem
+	locks int
+	keys  map[ArticleKey]bool
 }
 
 // fits reports whether it may join the group; a group of none takes any.
@@ -72,7 +82,8 @@ func (b *groupBuilder) fits(it *groupItem) bool {
 	if len(b.items) == 0 {
 		return true
 	}
-	return b.locks+len(it.locks()) <= b.budget && !b.keys[it.key()]
+	return b.locks+len(it.locks()) <= b.budget && !b.keys[it.key()] && b.items[0].stored == it.stored &&
+		(b.limit == 0 || len(b.items) < b.limit)
 }
 
 // add puts it in the group.
@@ -88,7 +99,7 @@ func (b *groupBuilder) add(it *groupItem) {
 // take returns the group and starts a new one.
 func (b *groupBuilder) take() []*groupItem {
 	g := b.items
-	*b = groupBuilder{budget: b.budget}
+	*b = groupBuilder{budget: b.budget, limit: 2 * b.limit}
 	return g
 }
 

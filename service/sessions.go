@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"time"
 )
@@ -25,10 +27,22 @@ type Session struct {
 }
 
 // SessionLimits are how long a session lasts: at most Lifetime from its
-// start, and no longer than Idle after it was last used.
+// start, and no longer than Idle after it was last used; and how many are
+// live: a sign-in ends the editor's oldest sessions beyond PerEditor and
+// everyone's oldest beyond Total (DefaultSessionsPerEditor and
+// DefaultSessions when 0).
 type SessionLimits struct {
-	Lifetime, Idle time.Duration
+	Lifetime, Idle   time.Duration
+	PerEditor, Total int
 }
+
+// The caps on live sessions when SessionLimits does not say: an editor
+// rarely has more than a few browsers, and a newsroom a few hundred
+// editors; a client signing in without end ends its own sessions first.
+const (
+	DefaultSessionsPerEditor = 10
+	DefaultSessions          = 10000
+)
 
 // SessionStore keeps the editors' sessions under the SHA-256 digests of
 // their tokens.
@@ -36,7 +50,9 @@ type SessionStore interface {
 	// StartSession stores s under digest, to end after lifetime, sets its
 	// Started and Expires, and deletes the sessions that have ended (last
 	// seen longer than idle ago, or past their end).
-	StartSession(ctx context.Context, digest [sha256.Size]byte, s Session, lifetime, idle time.Duration) (Session, error)
+	// It then ends s.Editor's oldest sessions beyond limits.PerEditor and
+	// everyone's beyond limits.Total.
+	StartSession(ctx context.Context, digest [sha256.Size]byte, s Session, limits SessionLimits) (Session, error)
 	// Session returns the session stored under digest and marks it seen
 	// now; KindNotFound when there is none, it was last seen longer than
 	// idle ago, or it is past its end.
@@ -57,10 +73,16 @@ func (s *Service) StartSession(ctx context.Context, editor, keyID string, limits
 	if limits.Lifetime <= 0 || limits.Idle <= 0 {
 		return "", Session{}, Invalid("session", "its lifetime and idle time must be positive")
 	}
+	if limits.PerEditor <= 0 {
+		limits.PerEditor = DefaultSessionsPerEditor
+	}
+	if limits.Total <= 0 {
+		limits.Total = DefaultSessions
+	}
 	b := make([]byte, 32)
 	rand.Read(b) // never fails (crypto/rand)
 	token := base64.RawURLEncoding.EncodeToString(b)
-	sess, err := s.store.StartSession(ctx, sha256.Sum256([]byte(token)), Session{Editor: editor, KeyID: keyID}, limits.Lifetime, limits.Idle)
+	sess, err := s.store.StartSession(ctx, sha256.Sum256([]byte(token)), Session{Editor: editor, KeyID: keyID}, limits)
 	if err != nil {
 		return "", Session{}, err
 	}
@@ -77,4 +99,42 @@ func (s *Service) Session(ctx context.Context, token string, idle time.Duration)
 // EndSession signs the session of token out, on every instance.
 func (s *Service) EndSession(ctx context.Context, token string) error {
 	return s.store.EndSession(ctx, sha256.Sum256([]byte(token)))
+}
+
+// signinKeyName names the key of the sign-in form's tokens in the
+// SecretStore.
+const signinKeyName = "signin_form"
+
+// SigninToken is the token the sign-in form carries for the browser that
+// holds nonce (a random value of a cookie the form's GET set): an HMAC
+// under a key made once and shared by every instance, so a client cannot
+// make a token for a nonce of its own choosing without asking for the form.
+func (s *Service) SigninToken(ctx context.Context, nonce string) (string, error) {
+	k := s.editorial.signinKey.Load()
+	if k == nil {
+		fresh := make([]byte, 32)
+		rand.Read(fresh) // never fails (crypto/rand)
+		key, err := s.store.Secret(ctx, signinKeyName, fresh)
+		if err != nil {
+			return "", err
+		}
+		s.editorial.signinKey.Store(&key)
+		k = &key
+	}
+	mac := hmac.New(sha256.New, *k)
+	mac.Write([]byte("newsdedup signin\x00" + nonce))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
+}
+
+// CheckSigninToken reports whether token is the sign-in form's token for
+// nonce.
+func (s *Service) CheckSigninToken(ctx context.Context, nonce, token string) (bool, error) {
+	if nonce == "" || token == "" {
+		return false, nil
+	}
+	want, err := s.SigninToken(ctx, nonce)
+	if err != nil {
+		return false, err
+	}
+	return subtle.ConstantTimeCompare([]byte(want), []byte(token)) == 1, nil
 }

@@ -239,10 +239,25 @@ func (p *page) signinForm(c echo.Context) error {
 	if err := queryparam.Once(c.QueryParams(), "next"); err != nil {
 		return err
 	}
-	token := randomToken()
-	setCookie(c, signinCookie, token, time.Hour)
+	token, err := p.newSigninToken(c)
+	if err != nil {
+		return err
+	}
 	return p.render(c, http.StatusOK, "signin", signinView{layout: p.layout(c, "signin.title"),
 		CSRF: token, Next: localNext(c.QueryParam("next"))})
+}
+
+// newSigninToken sets a fresh sign-in cookie (a random nonce) and returns
+// the form's token for it, which the server alone can make: a client
+// cannot sign in with a cookie and token of its own choosing.
+func (p *page) newSigninToken(c echo.Context) (string, error) {
+	nonce := randomToken()
+	token, err := p.svc.SigninToken(c.Request().Context(), nonce)
+	if err != nil {
+		return "", err
+	}
+	setCookie(c, signinCookie, nonce, time.Hour)
+	return token, nil
 }
 
 // signin is POST /ui/signin: a name, and a key when DEDUP_API_KEYS is set.
@@ -254,14 +269,22 @@ func (p *page) signin(c echo.Context) error {
 	}
 	l := p.localeOf(c)
 	v := signinView{layout: p.layout(c, "signin.title"), Next: localNext(form.Get("next")), Name: form.Get("name")}
-	ck, err := c.Cookie(signinCookie)
-	if crossSite(req) || err != nil || ck.Value == "" || form.Get("csrf") != ck.Value {
-		v.CSRF = randomToken()
-		setCookie(c, signinCookie, v.CSRF, time.Hour)
+	nonce := ""
+	if ck, err := c.Cookie(signinCookie); err == nil {
+		nonce = ck.Value
+	}
+	ok, err := p.svc.CheckSigninToken(req.Context(), nonce, form.Get("csrf"))
+	if err != nil {
+		return err
+	}
+	if crossSite(req) || !ok {
+		if v.CSRF, err = p.newSigninToken(c); err != nil {
+			return err
+		}
 		v.Error = l.must("signin.expired")
 		return p.render(c, http.StatusForbidden, "signin", v)
 	}
-	v.CSRF = ck.Value
+	v.CSRF = form.Get("csrf")
 	name, err := service.CheckEditor(form.Get("name"))
 	if err != nil {
 		v.Error = l.errorText(err, http.StatusUnprocessableEntity)
@@ -617,7 +640,19 @@ func (p *page) split(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := p.svc.Split(c.Request().Context(), id, article, p.decisionInput(c))
+	form := c.Request().PostForm
+	if err := queryparam.Once(form, "scope"); err != nil {
+		return err
+	}
+	split := p.svc.Split
+	switch form.Get("scope") {
+	case "", "subtree":
+	case "alone":
+		split = p.svc.SplitAlone
+	default:
+		return service.Invalid("scope", "must be subtree or alone")
+	}
+	res, err := split(c.Request().Context(), id, article, p.decisionInput(c))
 	if err != nil {
 		return err
 	}

@@ -940,6 +940,8 @@ CREATE INDEX articles_ingested_idx ON public.articles USING btree (ingested_at, 
 
 CREATE INDEX articles_search_url_idx ON public.articles USING hash (public.search_url(url));
 
+CREATE INDEX articles_source_lower_idx ON public.articles USING btree (lower(source) COLLATE "C", source);
+
 CREATE INDEX cluster_listing_latest_idx ON public.cluster_listing USING btree (last_ingested DESC, cluster_id DESC);
 
 CREATE INDEX cluster_listing_published_idx ON public.cluster_listing USING btree (published_at DESC, cluster_id DESC) INCLUDE (size);
@@ -955,6 +957,14 @@ CREATE INDEX cluster_listing_statuses_idx ON public.cluster_listing USING gin (s
 CREATE INDEX editor_decisions_article_id_idx ON public.editor_decisions USING btree (article_id) WHERE (article_id IS NOT NULL);
 
 CREATE INDEX editor_decisions_cluster_id_idx ON public.editor_decisions USING btree (cluster_id);
+
+CREATE INDEX editor_sessions_editor_started ON public.editor_sessions USING btree (editor, started_at);
+
+CREATE INDEX editor_sessions_expires ON public.editor_sessions USING btree (expires_at);
+
+CREATE INDEX editor_sessions_last_seen ON public.editor_sessions USING btree (last_seen_at);
+
+CREATE INDEX editor_sessions_started ON public.editor_sessions USING btree (started_at);
 
 CREATE INDEX sentences_a0_idx ON public.sentences USING btree (a0) WHERE (a0 IS NOT NULL);
 
@@ -979,6 +989,8 @@ CREATE INDEX sentences_block_keys_idx ON public.sentences USING gin (public.sent
 CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash);
 
 CREATE INDEX separations_b_idx ON public.separations USING btree (b);
+
+CREATE INDEX separations_decision_idx ON public.separations USING btree (decision_id);
 
 CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_insert();
 
