@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -322,7 +323,29 @@ func TestSentencePartitionKilled(t *testing.T) {
 			t.Errorf("check with a partition down: %v, want KindUnavailable", err)
 		}
 	}
+	// Here the killed postmaster may stay a zombie that nothing reaps,
+	// which pg_ctl takes for a running server: once it is dead, its pid
+	// and socket lock files go, as after a reboot.
+	deadline := time.Now().Add(30 * time.Second)
+	for !deadOrZombie(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("postmaster %d still runs 30 s after kill -9", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	locks, _ := filepath.Glob(filepath.Join(c.Dir(), ".s.PGSQL.*.lock"))
+	for _, f := range append(locks, filepath.Join(c.DataDir(), "postmaster.pid")) {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
 	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The killed postmaster's children may hold its port a while, and the
+	// cluster then starts on another: point the partition there.
+	remote = c.URL(dbtest.PrivateDatabase)
+	if err := st.SetSentencePartitions(ctx, []string{partitionConnstr(t, local), partitionConnstr(t, remote)}); err != nil {
 		t.Fatal(err)
 	}
 	for i, a := range arts[4:] {
@@ -335,4 +358,15 @@ func TestSentencePartitionKilled(t *testing.T) {
 func isKind(err error, k service.Kind) bool {
 	var se *service.Error
 	return errors.As(err, &se) && se.Kind == k
+}
+
+// deadOrZombie reports whether process pid has exited.
+func deadOrZombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	// After "pid (comm) ", the state.
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
 }
