@@ -109,7 +109,7 @@ func TestSentencePartitionsMatchOneTable(t *testing.T) {
 	nv := novel(t)
 	rng := rand.New(rand.NewPCG(20261129, 49))
 	var articles []corpus.Article
-	for _, a := range nv.Overlapping(rng, 60, 400, 2000) {
+	for _, a := range nv.Overlapping(rng, 40, 400, 2000) {
 		articles = append(articles, a)
 		for range 2 {
 			articles = append(articles, nv.Apply(rng, a, corpus.AllEdits[rng.IntN(len(corpus.AllEdits))]))
