@@ -75,6 +75,22 @@ db-stop:
 db-url:
 	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. url
 
+# parts-start: start N (4 by default) local sentence partitions in
+# .data/parts, each its own cluster, prepare them, and register them in the
+# local cluster, which it starts and migrates; prints its URL. parts-stop
+# unregisters and stops them (the cluster's own table keeps every
+# sentence). docs/scaling.md, "The sentence index in partitions".
+.PHONY: parts-start parts-stop parts-status
+N ?= 4
+parts-start:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -parts $(N) start
+
+parts-stop:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -parts $(N) stop
+
+parts-status:
+	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -parts $(N) status
+
 # ha-start: start (or make) the local pg_auto_failover formation in .data/ha
 # (a monitor, a primary and its synchronous standby; needs pg_autoctl),
 # migrate it and print its URL of both nodes. ha-stop stops it; ha-status

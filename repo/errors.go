@@ -81,6 +81,13 @@ func isUnavailable(err error) bool {
 		case strings.HasPrefix(pg.Code, "53"): // insufficient_resources: too many connections, disk full
 			return true
 		}
+		// PL/Proxy reports a sentence partition it could not reach, or
+		// that failed or timed out (query_timeout), as an internal error
+		// of its function (sentence_partitions.go): the index is not all
+		// there, as when the database itself is not.
+		if pg.Code == "XX000" && strings.HasPrefix(pg.Message, "PL/Proxy function ") {
+			return true
+		}
 		switch pg.Code {
 		case readOnlyTransaction, // a standby, or a primary being demoted: a failover
 			"57014",                   // query_canceled: the statement timeout

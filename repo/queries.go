@@ -18,6 +18,9 @@ type queries struct {
 	// its searches of the articles table are sent to be planned for its
 	// values on every run (planEachRunMode); zero elsewhere.
 	planEachRun pgx.QueryExecMode
+	// parts is the Store's count of sentence partitions
+	// (sentence_partitions.go), shared by its transactions; nil reads none.
+	parts *partitioning
 }
 
 // writerArgs are args, sent to be planned at every run in a writer's

@@ -41,14 +41,35 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 			return interpretError(err, "delete sentences")
 		}
 	}
-	if len(sentences) == 0 {
-		return nil
+	if len(sentences) > 0 {
+		_, err := t.db.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns,
+			pgx.CopyFromSlice(len(sentences), func(i int) ([]any, error) {
+				return sentenceValues(id, i, &sentences[i]), nil
+			}))
+		if err != nil {
+			return interpretError(err, "copy sentences")
+		}
 	}
-	_, err := t.db.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns,
-		pgx.CopyFromSlice(len(sentences), func(i int) ([]any, error) {
-			return sentenceValues(id, i, &sentences[i]), nil
-		}))
-	return interpretError(err, "copy sentences")
+	parts, err := t.sentencePartitions(ctx)
+	if err != nil || parts == 0 {
+		return err
+	}
+	rows := make([][]any, len(sentences))
+	for i := range sentences {
+		rows[i] = sentenceValues(id, i, &sentences[i])
+	}
+	var forget []int64
+	if replacing && len(sentences) == 0 {
+		forget = []int64{id}
+	}
+	return writeSentenceParts(ctx, t.db, rows, forget)
+}
+
+func cond[T any](c bool, yes, no T) T {
+	if c {
+		return yes
+	}
+	return no
 }
 
 // sentenceMatchesSQL finds, for each query sentence, the stored sentences
@@ -67,14 +88,20 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 // article is read in a lateral subquery that OFFSET 0 keeps from becoming
 // a join, which a writer's plan for a young table sorted the whole articles
 // table to merge. Measurements of both: docs/scaling.md.
-const sentenceMatchesSQL = `
+const sentenceMatchesSQL = sentenceMatchesSelect + sentenceSearchFrom + sentenceMatchesArticles
+
+// sentenceMatchesSelect and sentenceMatchesArticles are what
+// sentenceMatchesSQL (and sentenceMatchesPartsSQL) put around the search.
+const sentenceMatchesSelect = `
 	SELECT q.i, m.article_id, m.position, m.runes, m.text_hash, m.simhash, m.start_char, m.end_char,
 	       CASE WHEN m.text_hash <> q.text_hash
 	             AND row_number() OVER (PARTITION BY m.article_id, m.text_hash = q.text_hash) = 1
 	            THEN coalesce(a.plain_body, a.body) END,
 	       a.fingerprint_version, a.published_at, a.ingested_at, a.sentence_runes,
 	       a.external_id, a.source, a.title, a.cluster_id, a.status
-	` + sentenceSearchFrom + `
+	`
+
+const sentenceMatchesArticles = `
 	CROSS JOIN LATERAL (
 	    SELECT a.plain_body, a.body, a.fingerprint_version, a.published_at, a.ingested_at, a.sentence_runes,
 	           a.external_id, a.source, a.title, a.cluster_id, a.status
@@ -120,7 +147,11 @@ const sentenceHoldersSQL = `
 
 // SentenceMatches returns the stored sentences that match q's sentences.
 func (q queries) SentenceMatches(ctx context.Context, sq service.SentenceQuery) ([]service.SentenceMatch, error) {
-	rows, err := q.db.Query(ctx, sentenceMatchesSQL, q.writerArgs(sentenceMatchesArgs(sq)...)...)
+	parts, err := q.sentencePartitions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.db.Query(ctx, cond(parts > 0, sentenceMatchesPartsSQL, sentenceMatchesSQL), q.writerArgs(sentenceMatchesArgs(sq)...)...)
 	if err != nil {
 		return nil, interpretError(err, "find sentence matches")
 	}
@@ -163,7 +194,11 @@ func (q queries) SentenceMatches(ctx context.Context, sq service.SentenceQuery) 
 // SentenceHolders counts the stored sentences that match each of q's
 // sentences.
 func (q queries) SentenceHolders(ctx context.Context, sq service.SentenceQuery) ([]service.Holders, error) {
-	rows, err := q.db.Query(ctx, sentenceHoldersSQL, q.writerArgs(sentenceMatchesArgs(sq)...)...)
+	parts, err := q.sentencePartitions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.db.Query(ctx, cond(parts > 0, sentenceHoldersPartsSQL, sentenceHoldersSQL), q.writerArgs(sentenceMatchesArgs(sq)...)...)
 	if err != nil {
 		return nil, interpretError(err, "count sentence holders")
 	}

@@ -93,7 +93,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		return nil, fmt.Errorf("open database pool: %w", err)
 	}
 	return &Store{
-		queries:     queries{db: pool},
+		queries:     queries{db: pool, parts: &partitioning{}},
 		pool:        pool,
 		writersPlan: planEachRunMode(cfg.ConnConfig),
 		searchParts: opts.Parts(),
@@ -156,7 +156,7 @@ func (s *Store) InTx(ctx context.Context, fn func(service.Tx) error) error {
 	if err != nil {
 		return interpretError(err, "begin transaction")
 	}
-	if err := fn(&storeTx{queries: queries{db: tx, planEachRun: s.writersPlan}}); err != nil {
+	if err := fn(&storeTx{queries: queries{db: tx, planEachRun: s.writersPlan, parts: s.parts}}); err != nil {
 		// Roll back without the caller's context: it may be the one that
 		// expired, and the connection must go back to the pool clean.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -60,7 +60,14 @@ func (t *storeTx) InsertMany(ctx context.Context, as []*service.Article, bodies 
 		return nil
 	}
 	_, err = t.db.CopyFrom(ctx, pgx.Identifier{"sentences"}, sentenceColumns, pgx.CopyFromRows(rows))
-	return interpretError(err, "copy sentences")
+	if err != nil {
+		return interpretError(err, "copy sentences")
+	}
+	parts, err := t.sentencePartitions(ctx)
+	if err != nil || parts == 0 {
+		return err
+	}
+	return writeSentenceParts(ctx, t.db, rows, nil)
 }
 
 // Insert stores a new article and sets its ID, IngestedAt and ClusterID.

@@ -105,6 +105,9 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("listening", "addr", ln.Addr().String())
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	defer stopSweep()
+	go sweepPartitions(sweepCtx, b.store, log)
 
 	select {
 	case err := <-serveErr:

@@ -4,6 +4,44 @@
 -- schema with a new migration, then run `make schema`; make test fails
 -- (TestSchema) while this file differs from what the migrations make.
 
+CREATE SCHEMA plproxy;
+
+CREATE FUNCTION plproxy.get_cluster_config(cluster_name text, OUT key text, OUT val text) RETURNS SETOF record
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT k, v FROM sentence_partition_settings s,
+        LATERAL (VALUES ('query_timeout', s.query_timeout::text), ('connection_lifetime', s.connection_lifetime::text)) AS c(k, v)
+    WHERE cluster_name = 'sentences'
+$$;
+
+CREATE FUNCTION plproxy.get_cluster_partitions(cluster_name text) RETURNS SETOF text
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    n integer;
+BEGIN
+    IF cluster_name <> 'sentences' THEN
+        RAISE EXCEPTION 'unknown PL/Proxy cluster %', cluster_name;
+    END IF;
+    SELECT count(*) INTO n FROM sentence_partitions;
+    IF n = 0 OR n & (n - 1) <> 0 OR (SELECT max(part) FROM sentence_partitions) <> n - 1 THEN
+        RAISE EXCEPTION 'sentence_partitions must number its rows 0 to 2^k-1, not % rows', n;
+    END IF;
+    RETURN QUERY SELECT connstr FROM sentence_partitions ORDER BY part;
+END
+$$;
+
+CREATE FUNCTION plproxy.get_cluster_version(cluster_name text) RETURNS integer
+    LANGUAGE plpgsql STABLE
+    AS $$
+BEGIN
+    IF cluster_name <> 'sentences' THEN
+        RAISE EXCEPTION 'unknown PL/Proxy cluster %', cluster_name;
+    END IF;
+    RETURN (SELECT version FROM sentence_partition_settings);
+END
+$$;
+
 CREATE FUNCTION public.article_holds_other_story(article bigint, cluster bigint) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
@@ -211,6 +249,15 @@ CREATE FUNCTION public.sentence_block_keys(simhash bigint) RETURNS bigint[]
 $$;
 
 COMMENT ON FUNCTION public.sentence_block_keys(simhash bigint) IS 'The eight block keys of a sentence simhash: elements 1–4 family A, 5–8 family B. Two simhashes within 3 bits share a key of each family.';
+
+CREATE FUNCTION public.sentence_partitions_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE sentence_partition_settings SET version = version + 1;
+    RETURN NULL;
+END
+$$;
 
 CREATE FUNCTION public.truncate_sentences_of_articles() RETURNS trigger
     LANGUAGE plpgsql
@@ -769,6 +816,26 @@ COMMENT ON TABLE public.fingerprint_upgrades IS 'For each fingerprint version: h
 
 COMMENT ON COLUMN public.fingerprint_upgrades.rejudged_through IS 'The unique articles of the version ingested before this time, or at it with an id up to rejudged_after_id, have been judged again.';
 
+CREATE TABLE public.sentence_partition_settings (
+    only_row boolean DEFAULT true NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    query_timeout integer DEFAULT 0 NOT NULL,
+    connection_lifetime integer DEFAULT 0 NOT NULL,
+    CONSTRAINT sentence_partition_settings_connection_lifetime_check CHECK ((connection_lifetime >= 0)),
+    CONSTRAINT sentence_partition_settings_only_row_check CHECK (only_row),
+    CONSTRAINT sentence_partition_settings_query_timeout_check CHECK ((query_timeout >= 0))
+);
+
+COMMENT ON TABLE public.sentence_partition_settings IS 'PL/Proxy''s settings of cluster ''sentences'' (seconds, 0 none; a partition''s connect_timeout goes in its connstr) and the version of its configuration, raised by every change of sentence_partitions, that makes PL/Proxy read it again.';
+
+CREATE TABLE public.sentence_partitions (
+    part integer NOT NULL,
+    connstr text NOT NULL,
+    CONSTRAINT sentence_partitions_part_check CHECK ((part >= 0))
+);
+
+COMMENT ON TABLE public.sentence_partitions IS 'The sentence index''s partition databases, by number from 0: libpq connection strings PL/Proxy''s cluster ''sentences'' connects to. Empty: the table sentences answers alone (migration 00045).';
+
 CREATE TABLE public.sentences (
     article_id bigint NOT NULL,
     "position" integer NOT NULL,
@@ -898,6 +965,12 @@ ALTER TABLE ONLY public.keep_policy
 ALTER TABLE ONLY public.kept_articles
     ADD CONSTRAINT kept_articles_pkey PRIMARY KEY (article_id);
 
+ALTER TABLE ONLY public.sentence_partition_settings
+    ADD CONSTRAINT sentence_partition_settings_pkey PRIMARY KEY (only_row);
+
+ALTER TABLE ONLY public.sentence_partitions
+    ADD CONSTRAINT sentence_partitions_pkey PRIMARY KEY (part);
+
 ALTER TABLE ONLY public.separations
     ADD CONSTRAINT separations_pkey PRIMARY KEY (a, b);
 
@@ -1007,6 +1080,8 @@ CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCIN
 CREATE TRIGGER cluster_listing_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_insert();
 
 CREATE TRIGGER cluster_listing_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_update();
+
+CREATE TRIGGER sentence_partitions_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.sentence_partitions FOR EACH STATEMENT EXECUTE FUNCTION public.sentence_partitions_changed();
 
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,8 +31,8 @@ const (
 
 // clusterOptions are the settings of the development cluster. devdb.conf,
 // which postgresql.conf includes, is rewritten with them before every start.
-func clusterOptions() pgcluster.Options {
-	return pgcluster.Options{
+func clusterOptions(area string) pgcluster.Options {
+	o := pgcluster.Options{
 		Owner:    "tools/cmd/devdb",
 		ConfFile: "devdb.conf",
 		Settings: []string{
@@ -45,6 +46,11 @@ func clusterOptions() pgcluster.Options {
 		Logf:      logf,
 		Output:    os.Stderr,
 	}
+	if isPartition(area) {
+		// Several sentence partitions share the machine with the primary.
+		o.Settings[1] = "shared_buffers = '128MB'"
+	}
+	return o
 }
 
 // cluster is one project's local PostgreSQL cluster. Its data area (base)
@@ -83,7 +89,7 @@ func newArea(dir, area string) (*cluster, error) {
 	c := &cluster{project: project, area: area}
 	// The cluster where it belongs, until locate says otherwise: New also
 	// checks that the programs and, as root, the postgres user are there.
-	c.pg, err = pgcluster.New(c.localBase(), clusterOptions())
+	c.pg, err = pgcluster.New(c.localBase(), clusterOptions(c.area))
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +113,11 @@ func (c *cluster) fallbackBase() string {
 	}
 	sum := sha256.Sum256([]byte(c.project))
 	prefix := "newsdedup-pg-"
-	if c.area == areaFormation {
+	switch {
+	case c.area == areaFormation:
 		prefix = "newsdedup-ha-"
+	case isPartition(c.area):
+		prefix = "newsdedup-" + strings.ReplaceAll(c.area, "/", "-") + "-"
 	}
 	return filepath.Join(tmp, prefix+hex.EncodeToString(sum[:])[:12])
 }
@@ -142,7 +151,7 @@ func (c *cluster) locate(ctx context.Context, forStart bool) error {
 		}
 	}
 	if c.area == areaCluster && c.base != c.pg.Dir() {
-		pg, err := pgcluster.New(c.base, clusterOptions())
+		pg, err := pgcluster.New(c.base, clusterOptions(c.area))
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,9 @@
 //	devdb [-dir PROJECT] url      print the URL (the cluster need not run)
 //	devdb [-dir PROJECT] status   say whether it runs; exit 0 if it does, 3 if not
 //	devdb version                 print which PostgreSQL binaries devdb uses
+//	devdb -parts N start|stop|url|status   N sentence partitions (clusters in
+//	                              .data/parts) registered in the cluster, whose URL
+//	                              start prints; stop unregisters them (make parts-start)
 //	devdb -ha start|stop|url|status   the same for a pg_auto_failover formation
 //	                              (a monitor, a primary and its synchronous
 //	                              standby); start also migrates (make ha-start)
@@ -73,6 +76,11 @@ const usage = `usage: devdb [-dir PROJECT] [-ha] start|stop|url|status|version
 The cluster lives in PROJECT/.data/postgres, or, when devdb runs as root and
 the postgres user cannot reach PROJECT, in $TMPDIR/newsdedup-pg-<hash>.
 
+With -parts N the commands manage N local sentence partitions (N a power
+of two): start starts them and the cluster, prepares them, migrates the
+cluster and registers them in it (docs/scaling.md); stop unregisters and
+stops them.
+
 With -ha the commands manage a pg_auto_failover formation instead (needs
 pg_autoctl: apt-get install postgresql-15-auto-failover): a monitor and two
 nodes, a primary and its synchronous standby, in PROJECT/.data/ha (or
@@ -85,6 +93,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("devdb", flag.ContinueOnError)
 	dir := fs.String("dir", ".", "the project folder whose cluster to manage")
 	ha := fs.Bool("ha", false, "manage the project's pg_auto_failover formation (a monitor and two nodes) instead of its one cluster")
+	nparts := fs.Int("parts", 0, "manage this many sentence partitions (clusters in PROJECT/.data/parts) registered in the project's cluster")
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage, "\nflags:\n"); fs.PrintDefaults() }
 	// Flags may come before or after the subcommand: devdb -dir x start, devdb start -dir x.
 	if err := fs.Parse(args); err != nil {
@@ -113,9 +122,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 
 	var c manager
-	if *ha {
+	switch {
+	case *ha:
 		c, err = newFormation(*dir)
-	} else {
+	case *nparts > 0:
+		c, err = newParts(*dir, *nparts)
+	default:
 		c, err = newCluster(*dir)
 	}
 	if err != nil {

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/newsdedup/newsdedup/repo"
+)
+
+// The sweep of the sentence partitions' rows of articles that do not exist
+// (ingests rolled back after their partition write; articles deleted):
+// repo/sentence_partitions.go. The searches already leave them out; the
+// sweep frees their space. Without partitions it costs one count.
+const (
+	// partitionSweepEvery is how often the sweep runs.
+	partitionSweepEvery = 10 * time.Minute
+	// partitionSweepSettled is how old a row must be to be swept: longer
+	// than any transaction of an ingest lasts (bounded by the request's
+	// deadline and the statement timeout), so that none still open loses
+	// the rows it wrote.
+	partitionSweepSettled = 10 * time.Minute
+)
+
+// sweepPartitions runs the sweep every partitionSweepEvery until ctx ends.
+func sweepPartitions(ctx context.Context, st *repo.Store, log *slog.Logger) {
+	t := time.NewTicker(partitionSweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := st.SweepPartitionSentences(ctx, partitionSweepSettled)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("sweep of the sentence partitions failed; it runs again later", "err", err)
+		case n > 0:
+			log.Info("swept the sentence partitions", "rows", n)
+		}
+	}
+}

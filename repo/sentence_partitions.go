@@ -1,0 +1,197 @@
+package repo
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The sentence index in partitions. With rows in sentence_partitions
+// (migration 00045), the sentence searches run through PL/Proxy on 2^k
+// partition databases at once (sentence_proxy.search, RUN ON ALL), each
+// keeping the per-sentence limit, and the primary merges them, keeping it
+// again; an article's sentences are written, inside its ingest's
+// transaction, to the partition its id hashes to. The primary keeps its own
+// table sentences as well, for the reads of an article's own sentences.
+//
+// A partition's write commits on its own: an ingest that then rolls back
+// leaves rows there under an article id that no committed article has
+// (ids come from a sequence and are never given twice). The merge keeps
+// only rows of existing articles, and SweepPartitionSentences deletes the
+// rest once they are older than any transaction. A partition that cannot
+// be reached fails the statement, and the ingest or check with it
+// (KindUnavailable): never a partial answer. Set up and figures:
+// docs/scaling.md, "The sentence index in partitions".
+
+//go:embed sentence_partition.sql
+var partitionSchemaSQL string
+
+//go:embed sentence_proxy.sql
+var sentenceProxySQL string
+
+// PreparePartition installs (or brings up to date) the partition side of
+// the sentence index in the database at url (sentence_partition.sql).
+func PreparePartition(ctx context.Context, url string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return fmt.Errorf("prepare sentence partition: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, partitionSchemaSQL); err != nil {
+		return fmt.Errorf("prepare sentence partition: %w", err)
+	}
+	return nil
+}
+
+// SetSentencePartitions installs the proxy functions (sentence_proxy.sql,
+// which needs a superuser for CREATE EXTENSION plproxy) and makes
+// connstrs, in order, the partitions; none for the table sentences alone.
+// Their number must be a power of two. It does not move sentences: it is
+// for an empty index, or one whose partitions already hold theirs. A
+// running service reads the count once (restart it after a change).
+func (s *Store) SetSentencePartitions(ctx context.Context, connstrs []string) error {
+	if n := len(connstrs); n&(n-1) != 0 {
+		return fmt.Errorf("%d sentence partitions: the number must be a power of two", n)
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if len(connstrs) > 0 {
+			if _, err := tx.Exec(ctx, sentenceProxySQL); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM sentence_partitions`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO sentence_partitions (part, connstr)
+			SELECT n - 1, c FROM unnest($1::text[]) WITH ORDINALITY AS p(c, n)`, connstrs)
+		return err
+	})
+	if err != nil {
+		return interpretError(err, "set sentence partitions")
+	}
+	s.parts.forget()
+	return nil
+}
+
+// partitioning is how many sentence partitions the database has, read once.
+type partitioning struct {
+	mu    sync.Mutex
+	known bool
+	n     int
+}
+
+func (p *partitioning) forget() {
+	p.mu.Lock()
+	p.known = false
+	p.mu.Unlock()
+}
+
+// sentencePartitions returns the number of sentence partitions, 0 for the
+// table sentences alone.
+func (q queries) sentencePartitions(ctx context.Context) (int, error) {
+	p := q.parts
+	if p == nil {
+		return 0, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.known {
+		if err := q.db.QueryRow(ctx, `SELECT count(*) FROM sentence_partitions`).Scan(&p.n); err != nil {
+			return 0, interpretError(err, "count sentence partitions")
+		}
+		p.known = true
+	}
+	return p.n, nil
+}
+
+// sentenceSearchFromParts is sentenceSearchFrom over the partitions: the
+// rows of every partition's search, those of articles that exist (not of
+// an ingest rolled back, nor of an article deleted since), at most $6 of a
+// query sentence after the merge.
+const sentenceSearchFromParts = `
+	FROM unnest($1::int4[], $2::int8[], $3::int8[]) AS q(i, text_hash, simhash)
+	JOIN (
+	    SELECT f.i, f.article_id, f.pos AS position, f.runes, f.text_hash, f.simhash, f.start_char, f.end_char,
+	           row_number() OVER (PARTITION BY f.i) AS nth
+	    FROM sentence_proxy.search($1::int4[], $2::int8[], $3::int8[], $4::int8, $5::int4, $6::int4) f
+	    WHERE EXISTS (SELECT 1 FROM articles x WHERE x.id = f.article_id)
+	) m ON m.i = q.i AND (m.nth <= $6::int4 OR $6::int4 IS NULL)`
+
+// sentenceMatchesPartsSQL and sentenceHoldersPartsSQL are
+// sentenceMatchesSQL and sentenceHoldersSQL over the partitions.
+const (
+	sentenceMatchesPartsSQL = sentenceMatchesSelect + sentenceSearchFromParts + sentenceMatchesArticles
+	sentenceHoldersPartsSQL = `
+	SELECT q.i, count(*), count(*) FILTER (WHERE m.text_hash = q.text_hash)
+	` + sentenceSearchFromParts + `
+	GROUP BY q.i`
+)
+
+// writeSentenceParts writes sentence rows (sentenceValues') to their
+// articles' partitions, replacing what those articles had there; forget
+// are articles left with no sentence, whose rows there go.
+func writeSentenceParts(ctx context.Context, db querier, rows [][]any, forget []int64) error {
+	if len(forget) > 0 {
+		if _, err := db.Exec(ctx, `SELECT count(*) FROM sentence_proxy.forget($1::int8[])`, forget); err != nil {
+			return interpretError(err, "forget partition sentences")
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := make([][]any, len(sentenceColumns))
+	for _, r := range rows {
+		for c := range cols {
+			cols[c] = append(cols[c], r[c])
+		}
+	}
+	_, err := db.Exec(ctx, `SELECT count(*) FROM sentence_proxy.write($1::int8[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])`,
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6])
+	return interpretError(err, "write partition sentences")
+}
+
+// sweepStep is how many article ids one call of the sweep looks at.
+const sweepStep = 100_000
+
+// SweepPartitionSentences deletes from the partitions the sentences of
+// articles that do not exist, written more than settled ago (longer than
+// any transaction lasts: an ingest still open must not lose its rows), and
+// returns how many went. Without partitions it does nothing.
+func (s *Store) SweepPartitionSentences(ctx context.Context, settled time.Duration) (int, error) {
+	n, err := s.sentencePartitions(ctx)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	var last int64
+	err = s.pool.QueryRow(ctx, `SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('articles', 'id')::regclass), 0)`).Scan(&last)
+	if err != nil {
+		return 0, interpretError(err, "sweep partition sentences")
+	}
+	swept := 0
+	for lo := int64(0); lo <= last; lo += sweepStep {
+		rows, err := s.pool.Query(ctx, `
+			SELECT id FROM sentence_proxy.article_ids($1, $2, $3) id
+			WHERE NOT EXISTS (SELECT 1 FROM articles a WHERE a.id = id)`, lo, lo+sweepStep, settled)
+		if err != nil {
+			return swept, interpretError(err, "sweep partition sentences")
+		}
+		gone, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return swept, interpretError(err, "sweep partition sentences")
+		}
+		if len(gone) == 0 {
+			continue
+		}
+		var k int
+		err = s.pool.QueryRow(ctx, `SELECT coalesce(sum(n), 0) FROM sentence_proxy.forget($1::int8[]) n`, gone).Scan(&k)
+		if err != nil {
+			return swept, interpretError(err, "sweep partition sentences")
+		}
+		swept += k
+	}
+	return swept, nil
+}
