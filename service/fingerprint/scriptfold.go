@@ -30,7 +30,22 @@ var (
 	// whose two runes start no phrase costs one look-up.
 	foldPhrases   map[string]string
 	foldPhraseLen map[[2]rune]int
+	// foldStarts marks the runes of the Basic Multilingual Plane that start
+	// a phrase or fold: most runes of most text do neither, and a bit
+	// costs less than a map look-up.
+	foldStarts bmpSet
 )
+
+type bmpSet [0x10000 / 64]uint64
+
+func (s *bmpSet) add(r rune) {
+	if r < 0x10000 {
+		s[r>>6] |= 1 << (r & 63)
+	}
+}
+
+// has reports whether r is in the set; every rune beyond the plane is.
+func (s *bmpSet) has(r rune) bool { return r >= 0x10000 || s[r>>6]&(1<<(r&63)) != 0 }
 
 func init() {
 	foldChars = make(map[rune]rune, utf8.RuneCountInString(foldCharPairs)/2)
@@ -38,6 +53,7 @@ func init() {
 		k, n := utf8.DecodeRuneInString(s)
 		v, m := utf8.DecodeRuneInString(s[n:])
 		foldChars[k] = v
+		foldStarts.add(k)
 		s = s[n+m:]
 	}
 	foldPhrases = make(map[string]string)
@@ -51,6 +67,7 @@ func init() {
 		rs := []rune(k)
 		key := [2]rune{rs[0], rs[1]}
 		foldPhraseLen[key] = max(foldPhraseLen[key], len(rs))
+		foldStarts.add(rs[0])
 	}
 }
 
@@ -61,7 +78,7 @@ func foldScript(text string) string {
 	at := 0 // text[:at] is written to b, once b is used
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
-		if r < 0x3400 {
+		if r < 0x3400 || !foldStarts.has(r) {
 			i += n
 			continue
 		}

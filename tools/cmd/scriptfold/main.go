@@ -99,7 +99,11 @@ func main() {
 			if _, ok := phrases[k]; ok {
 				continue
 			}
-			if f := charFold(v); f != charFold(k) {
+			f := v // TSPhrases gives the Simplified form
+			if name != "TSPhrases.txt" {
+				f = charFold(v) // the others, a Traditional one
+			}
+			if f != charFold(k) {
 				phrases[k] = f
 			}
 		}
