@@ -115,3 +115,53 @@ func TestSpacedChineseKeepsItsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotesAndCredits: a sentence quoted after a lead-in is indexed as the
+// sentence it quotes; a byline is indexed as no sentence; a stack of
+// credit lines on a briefs article, all short lines, leaves its
+// fingerprint as it is.
+func TestQuotesAndCredits(t *testing.T) {
+	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	orig := mustFingerprint(t, alg, fingerprint.Document{Body: evasionStory})
+	hashes := func(fp fingerprint.Fingerprint) []uint64 {
+		var out []uint64
+		for _, s := range fp.Sentences {
+			out = append(out, s.TextHash)
+		}
+		return out
+	}
+	quoted := "负责该项目的工作人员介绍，目前已有三百多个小区提交了申请，其中一百二十个已经开工建设。"
+	for _, body := range []string{
+		"关于这项工程，有媒体评论：“" + quoted + "”不少居民也这样看。",
+		"一位居民说：「" + quoted + "」他家住在七楼。",
+		"他在发言中说: \"" + quoted + "\"随后离开了会场。",
+	} {
+		fp := mustFingerprint(t, alg, fingerprint.Document{Body: body})
+		shared := 0
+		for _, h := range hashes(fp) {
+			if slices.Contains(hashes(orig), h) {
+				shared++
+			}
+		}
+		if shared != 1 {
+			t.Errorf("%q shares %d sentences with the story, want the one it quotes", body, shared)
+		}
+	}
+
+	byline := mustFingerprint(t, alg, fingerprint.Document{Body: "本报记者 李立 J148\n" + evasionStory + "\n（责任编辑：王芳 实习生 赵小明）"})
+	if got := hashes(byline); !slices.Equal(got, hashes(orig)) {
+		t.Errorf("a story with a byline and an editor's line: %d sentences, want the story's %d alone", len(got), len(orig.Sentences))
+	}
+
+	briefs := strings.Join(strings.Split(strings.ReplaceAll(evasionStory, "。", "。\n"), "，"), "，\n")
+	plain := mustFingerprint(t, alg, fingerprint.Document{Body: briefs})
+	for _, stack := range []string{
+		"来源：央视网\n编辑：王芳\n" + briefs,
+		"原标题：电梯加装明年完成\n来源：新华网\n记者 张三 李四\n" + briefs,
+		briefs + "\n来源：人民网\n责任编辑：赵六",
+	} {
+		if fp := mustFingerprint(t, alg, fingerprint.Document{Body: stack}); fp.Simhash != plain.Simhash {
+			t.Errorf("credits stacked on a briefs article: %d bits from it, want 0", fingerprint.Distance(fp.Simhash, plain.Simhash))
+		}
+	}
+}

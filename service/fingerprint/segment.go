@@ -29,6 +29,7 @@ type piece struct {
 	startRune, endRune int // in runes
 	normal             string
 	words              []taggedWord
+	credit             bool // only a credit, indexed as no sentence (credits.go)
 }
 
 // within reports whether the piece lies in plain[from:to]. A piece ends
@@ -58,13 +59,14 @@ type taggedWord struct {
 func (d *Dictionary) segment(ctx context.Context, plain string, allScripts, oneScript bool) ([]piece, error) {
 	var pieces []piece
 	runes, lastByte := 0, 0
-	for start, end := range sentenceSpans(plain) {
+	for start, end := range sentenceSpans(plain, oneScript) {
 		startRune := runes + utf8.RuneCountInString(plain[lastByte:start])
 		endRune := startRune + utf8.RuneCountInString(plain[start:end])
 		runes, lastByte = endRune, end
 		p := piece{start: start, end: end, startRune: startRune, endRune: endRune}
 		if oneScript {
 			p.normal = foldScript(Normalize(unsplit(plain[start:end])))
+			p.credit = isCreditLine(plain[start:end])
 		} else {
 			p.normal = Normalize(plain[start:end])
 		}

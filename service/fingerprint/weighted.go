@@ -103,7 +103,7 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 	}
 	from, to := 0, len(text.plainBody)
 	if w.params.StripEdges {
-		from, to = coreSpan(text.plainBody)
+		from, to = coreSpan(text.plainBody, w.params.OneScript)
 	}
 	counts := make(map[string]float64, 256)
 	idf := make(map[string]float64, 256)
