@@ -128,7 +128,7 @@ func boilerplateShingles(fp fingerprint.Fingerprint, holders []Holders) fingerpr
 	var out fingerprint.ShingleSet
 	for i, text := range fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences) {
 		if boilerplate[i] {
-			out = append(out, fingerprint.ShinglesOf(fingerprint.Normalize(text))...)
+			out = append(out, fingerprint.ShinglesOf(fingerprint.NormalizeFor(fp.Version, text))...)
 		}
 	}
 	slices.Sort(out)

@@ -204,3 +204,16 @@ func isUnspaced(r rune) bool {
 	}
 	return r >= 0x3040 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
 }
+
+// MatchText is text normalised (Normalize) as VersionOneScript matches it:
+// invisible and spacing characters dropped, folded to one script.
+func MatchText(text string) string { return foldScript(Normalize(unsplit(text))) }
+
+// NormalizeFor is text normalised as fingerprints of version v read it
+// for their shingles: MatchText for VersionOneScript, Normalize before.
+func NormalizeFor(v Version, text string) string {
+	if v == VersionOneScript {
+		return MatchText(text)
+	}
+	return Normalize(text)
+}
