@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"os/exec"
 	"slices"
 	"strings"
@@ -51,7 +53,11 @@ func evasion(ctx context.Context, c *client, articles []newsArticle, st *stored,
 				row.Of = 0
 				break
 			}
-			v, err := c.check(ctx, articleJSON{Title: articles[i].Title, Body: body, Source: "evasion"})
+			v, err := c.check(ctx, articleJSON{Title: articles[i].Title, Body: body, Source: "evasion", PublishedAt: apiArticle(&articles[i]).PublishedAt})
+			var se *statusError
+			if errors.As(err, &se) && se.Status == http.StatusUnprocessableEntity {
+				continue // refused ("no words"): not detected
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -167,6 +173,9 @@ func between(s, sep string) string {
 	return b.String()
 }
 
+// The variants are sent with their original's publication time, as a copy
+// of the day is: the near-duplicate window counts from it.
+
 // evasionQuotes stores, for each original, an article of its own text that
 // quotes the original's longest sentence after a lead-in, and counts those
 // whose shared sentences list the original (or its cluster).
@@ -182,7 +191,8 @@ func evasionQuotes(ctx context.Context, c *client, articles []newsArticle, st *s
 		other := articles[originals[(k+1)%len(originals)]].Body
 		lead := strings.Join(sentencesOf(other)[:2], "")
 		body := "本台评论员今天就此发表评论。" + lead + "\n有媒体评论：“" + quoted + "”我们认为，这一看法值得关注。"
-		res, err := c.ingestBatch(ctx, []articleJSON{{ExternalID: fmt.Sprintf("evasion-quote-%d", k), Source: "evasion", Title: "评论", Body: body}})
+		res, err := c.ingestBatch(ctx, []articleJSON{{ExternalID: fmt.Sprintf("evasion-quote-%d", k), Source: "evasion", Title: "评论", Body: body,
+			PublishedAt: apiArticle(&articles[i]).PublishedAt}})
 		if err != nil {
 			return row, err
 		}
@@ -200,10 +210,10 @@ func evasionQuotes(ctx context.Context, c *client, articles []newsArticle, st *s
 	return row, nil
 }
 
-// evasionMostCopied takes the five stored stories with the most copies and
-// checks three partial copies of each — an excerpt, an expansion, a fifth
-// dropped — as their copies are brought to 1, 18 and 300 (stored copies
-// under a credit line of their own).
+// evasionMostCopied takes five stories stored alone and checks three
+// partial copies of each — an excerpt, an expansion, a fifth dropped — as
+// stored copies (each under a credit line of its own) make them the most
+// copied stories: 1, 18 and 300 copies.
 func evasionMostCopied(ctx context.Context, c *client, articles []newsArticle, st *stored, out io.Writer) ([]evasionRow, error) {
 	members := map[int64][]int{}
 	for i, sa := range st.Articles {
@@ -211,28 +221,34 @@ func evasionMostCopied(ctx context.Context, c *client, articles []newsArticle, s
 			members[sa.ClusterID] = append(members[sa.ClusterID], i)
 		}
 	}
-	clusters := make([]int64, 0, len(members))
-	for id := range members {
-		clusters = append(clusters, id)
+	// Stories stored alone, so that their copies are exactly those made
+	// here: the five longest in sentences, ties by cluster.
+	var clusters []int64
+	for id, m := range members {
+		if len(m) == 1 {
+			clusters = append(clusters, id)
+		}
 	}
+	sentences := func(id int64) int { return strings.Count(articles[members[id][0]].Body, "。") }
 	slices.SortFunc(clusters, func(a, b int64) int {
-		if d := len(members[b]) - len(members[a]); d != 0 {
+		if d := sentences(b) - sentences(a); d != 0 {
 			return d
 		}
 		return int(a - b)
 	})
 	clusters = clusters[:min(5, len(clusters))]
 	copyIDs := map[int64]bool{}
+	copied := make([]int, len(clusters))
 	var rows []evasionRow
 	for _, level := range []int{1, 18, 300} {
 		row := evasionRow{Variant: fmt.Sprintf("most-copied partials at %d copies", level)}
 		for ci, cl := range clusters {
 			story := members[cl][0]
-			have := len(members[cl]) - 1
 			var batch []articleJSON
-			for n := have; n < level; n++ {
+			for n := copied[ci]; n < level; n++ {
 				batch = append(batch, articleJSON{ExternalID: fmt.Sprintf("evasion-copy-%d-%d", ci, n), Source: fmt.Sprintf("evasion-%d", n%40),
-					Title: articles[story].Title, Body: fmt.Sprintf("来源：第%d号网站\n%s", n, articles[story].Body)})
+					Title: articles[story].Title, Body: fmt.Sprintf("来源：第%d号网站\n%s", n, articles[story].Body),
+					PublishedAt: apiArticle(&articles[story]).PublishedAt})
 			}
 			for from := 0; from < len(batch); from += 100 {
 				res, err := c.ingestBatch(ctx, batch[from:min(from+100, len(batch))])
@@ -245,6 +261,7 @@ func evasionMostCopied(ctx context.Context, c *client, articles []newsArticle, s
 					}
 				}
 			}
+			copied[ci] = max(copied[ci], level)
 			ss := sentencesOf(articles[story].Body)
 			other := articles[members[clusters[(ci+1)%len(clusters)]][0]].Body
 			for _, body := range []string{
@@ -252,7 +269,7 @@ func evasionMostCopied(ctx context.Context, c *client, articles []newsArticle, s
 				articles[story].Body + "\n" + other,
 				dropFifth(articles[story].Body),
 			} {
-				v, err := c.check(ctx, articleJSON{Title: "另一标题", Body: body, Source: "evasion"})
+				v, err := c.check(ctx, articleJSON{Title: "另一标题", Body: body, Source: "evasion", PublishedAt: apiArticle(&articles[story]).PublishedAt})
 				if err != nil {
 					return nil, err
 				}
@@ -274,7 +291,7 @@ func writeEvasion(w io.Writer, n *newsEvaluation) {
 		return
 	}
 	fmt.Fprintf(w, "## 5b. Copies made to dodge detection\n\n")
-	fmt.Fprintf(w, "Issue 45: %d stored originals of 300 characters and more, half of each corpus, each made into the variant and checked through POST /v1/check (detected: linked to the original or its cluster); Traditional through Debian's `opencc`; quotes stored and found as other coverage (GET /v1/articles/{id}/shared-sentences); the partial copies (an excerpt, an expansion, a fifth dropped) of the five stories with the most copies, as stored copies bring each to 1, 18 and 300. It runs after every other figure, because it stores copies (or alone: `-evasion-only`).\n\n", evasionOriginals)
+	fmt.Fprintf(w, "Issue 45: %d stored originals of 300 characters and more, half of each corpus, each made into the variant and checked through POST /v1/check with its original's publication time (detected: linked to the original or its cluster; refused with 422 counts as missed); Traditional through Debian's `opencc`; quotes stored and found as other coverage (GET /v1/articles/{id}/shared-sentences); the partial copies (an excerpt, an expansion, a fifth dropped) of five stories stored alone, as stored copies bring each to 1, 18 and 300. It runs after every other figure, because it stores copies (or alone: `-evasion-only`).\n\n", evasionOriginals)
 	t := newTable("variant", "detected", "of", "note")
 	for _, r := range n.Evasion {
 		t.add(cell(r.Variant), fmt.Sprint(r.Detected), fmt.Sprint(r.Of), cell(r.Note))
