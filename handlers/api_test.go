@@ -327,8 +327,8 @@ func TestFingerprint(t *testing.T) {
 	r := s.post(t, "/v1/fingerprint", map[string]string{"title": cpiTitle, "body": cpiBody, "content_type": "text"})
 	wantStatus(t, "fingerprint", r, http.StatusOK)
 	got := decode[fingerprintResult](t, r)
-	if !hex16.MatchString(got.Simhash) || got.Version != int(fingerprint.VersionNews) {
-		t.Fatalf("fingerprint = %v, want 16 hex digits and version %d", r, fingerprint.VersionNews)
+	if !hex16.MatchString(got.Simhash) || got.Version != int(fingerprint.VersionOneScript) {
+		t.Fatalf("fingerprint = %v, want 16 hex digits and version %d", r, fingerprint.VersionOneScript)
 	}
 	h, _ := strconv.ParseUint(got.Simhash, 16, 64)
 	want := fingerprint.BlocksOf(h)

@@ -431,7 +431,7 @@ func TestClusterKeptViewAgrees(t *testing.T) {
 func fixtureArticle(key, source string, published time.Time, contentType service.ContentType, rng *rand.Rand) service.Article {
 	return service.Article{
 		ExternalID: key, Source: source, Title: "标题 " + key, ContentType: contentType, PublishedAt: published,
-		Simhash: rng.Uint64(), FingerprintVersion: fingerprint.VersionNews,
+		Simhash: rng.Uint64(), FingerprintVersion: fingerprint.VersionOneScript,
 		Words: fingerprint.NewWordSet([]uint64{rng.Uint64(), rng.Uint64()}), ContentHash: sha256.Sum256([]byte(key)),
 		Shingles: fingerprint.ShingleSet{1, 2, 3},
 	}

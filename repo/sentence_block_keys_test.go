@@ -43,7 +43,7 @@ func TestSentenceBlockKeysMigration(t *testing.T) {
 	}
 	st := openStore(t, url, 2)
 	rng := rand.New(rand.NewPCG(19, 19))
-	ids := copyArticles(t, st, randomRows(rng, 40, fingerprint.VersionNews))
+	ids := copyArticles(t, st, randomRows(rng, 40, fingerprint.VersionOneScript))
 	oldIDs, newIDs := ids[:30], ids[30:]
 
 	// Queries, and stored sentences 0–4 bits from each, with texts of their

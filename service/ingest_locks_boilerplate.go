@@ -56,7 +56,7 @@ func (k *knownBoilerplate) has(textHash uint64) bool {
 func (k *knownBoilerplate) learn(fp fingerprint.Fingerprint, holders []Holders) {
 	var learnt []uint64
 	for i, h := range holders {
-		if boilerplateHolders(h.SameText) && !k.has(fp.Sentences[i].TextHash) {
+		if boilerplateHolders(h.SameText) && !storySentence(h) && !k.has(fp.Sentences[i].TextHash) {
 			learnt = append(learnt, fp.Sentences[i].TextHash)
 		}
 	}

@@ -61,7 +61,14 @@ type SentenceQuery struct {
 // Holders counts the stored sentences matching a query sentence: All of
 // them (at most SentenceQuery.PerSentence), and SameText, those of them with
 // its exact text.
-type Holders struct{ All, SameText int }
+type Holders struct {
+	All, SameText int
+	// InStory counts the holders in the stories (clusters) that hold
+	// storySentences or more of the asking article's sentences, and Stories
+	// those stories; both 0 when only counted (SentenceHolders), which
+	// does not tell the stories apart.
+	InStory, Stories int
+}
 
 // SentenceMatch is a stored sentence that matches one of a query's, with
 // what the judgement needs of its article.

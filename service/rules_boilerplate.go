@@ -31,17 +31,58 @@ import (
 // with one article from 19,860 to 14.
 const boilerplateArticles = 20
 
+// A story's own sentences are not boilerplate, however often it is copied.
+// Counting holders alone, a story copied 20 times made its sentences
+// boilerplate, and its partial copies — an excerpt, an expansion, a copy
+// with sentences dropped — stopped being found: the stories copied most
+// were traced worst. A sentence whose holders lie mostly (half or more) in
+// fewer than storyClusters stories that each hold storySentences or more
+// of the asking article's sentences is the story's, not boilerplate; a
+// slogan's holders share nothing else with the article, and a portal's
+// footer is held across many stories.
+const (
+	storySentences = 3
+	storyClusters  = 5
+)
+
 // holdersIn counts, for each of fp's indexed sentences, its holders among
 // found, the stored sentences matching them.
 func holdersIn(fp fingerprint.Fingerprint, found []SentenceMatch) []Holders {
 	out := make([]Holders, len(fp.Sentences))
+	held := make(map[int64]map[int]bool) // story → the query sentences it holds
 	for _, m := range found {
 		out[m.Query].All++
 		if m.TextHash == fp.Sentences[m.Query].TextHash {
 			out[m.Query].SameText++
 		}
+		s := storyOf(m)
+		if held[s] == nil {
+			held[s] = make(map[int]bool)
+		}
+		held[s][m.Query] = true
+	}
+	stories := make([]map[int64]bool, len(out))
+	for _, m := range found {
+		if s := storyOf(m); len(held[s]) >= storySentences {
+			out[m.Query].InStory++
+			if stories[m.Query] == nil {
+				stories[m.Query] = make(map[int64]bool)
+			}
+			stories[m.Query][s] = true
+		}
+	}
+	for i := range out {
+		out[i].Stories = len(stories[i])
 	}
 	return out
+}
+
+// storyOf is the story (cluster) of a match's article.
+func storyOf(m SentenceMatch) int64 {
+	if m.ClusterID != 0 {
+		return m.ClusterID
+	}
+	return m.ArticleID
 }
 
 // isBoilerplate reports, for each indexed sentence of an article, whether
@@ -51,9 +92,16 @@ func holdersIn(fp fingerprint.Fingerprint, found []SentenceMatch) []Holders {
 func isBoilerplate(holders []Holders) []bool {
 	out := make([]bool, len(holders))
 	for i, h := range holders {
-		out[i] = boilerplateHolders(h.All)
+		out[i] = boilerplateHolders(h.All) && !storySentence(h)
 	}
 	return out
+}
+
+// storySentence reports whether a sentence's holders show it to be a
+// story's own: half of them or more in fewer than storyClusters stories
+// that share storySentences of the asking article's sentences.
+func storySentence(h Holders) bool {
+	return h.Stories > 0 && h.Stories < storyClusters && 2*h.InStory >= h.All
 }
 
 // boilerplateHolders reports whether a sentence that n stored sentences
@@ -80,7 +128,7 @@ func boilerplateShingles(fp fingerprint.Fingerprint, holders []Holders) fingerpr
 	var out fingerprint.ShingleSet
 	for i, text := range fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences) {
 		if boilerplate[i] {
-			out = append(out, fingerprint.ShinglesOf(fingerprint.Normalize(text))...)
+			out = append(out, fingerprint.ShinglesOf(fingerprint.NormalizeFor(fp.Version, text))...)
 		}
 	}
 	slices.Sort(out)

@@ -136,10 +136,11 @@ func sameSentence(a, b string) bool {
 	return float64(shared) >= sentenceConfirm*float64(min(len(ga), len(gb)))
 }
 
-// grams returns the character 5-grams of a sentence, normalised, spaces
+// grams returns the character 5-grams of a sentence, normalised in one
+// script (a Traditional copy confirms its Simplified original), spaces
 // left out.
 func grams(s string) map[string]bool {
-	r := []rune(strings.ReplaceAll(fingerprint.Normalize(s), " ", ""))
+	r := []rune(strings.ReplaceAll(fingerprint.MatchText(s), " ", ""))
 	out := make(map[string]bool, len(r))
 	for i := 0; i+5 <= len(r); i++ {
 		out[string(r[i:i+5])] = true

@@ -322,7 +322,7 @@ func TestAlgorithm(t *testing.T) {
 	t.Parallel()
 	// Algorithm construction reads nothing from the dictionary.
 	for name, want := range map[string]fingerprint.Version{
-		"newsdedup": fingerprint.VersionNews,
+		"newsdedup": fingerprint.VersionOneScript,
 		"yanyiwu":   fingerprint.VersionYanyiwu,
 	} {
 		c, err := loadConfig(envFrom(map[string]string{"DEDUP_ALGORITHM": name}))

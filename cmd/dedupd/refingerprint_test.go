@@ -44,14 +44,25 @@ func TestRefingerprintCommand(t *testing.T) {
 		}
 	}
 
+	// A row of version 3 is older too: compared by its own version, it is
+	// upgraded like version 2's.
+	v3, err := service.New(store, fingerprint.NewWeighted(dict, fingerprint.WeightedParamsV3), service.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3Body := "市政府宣布将在明年年底前完成全市老旧小区的电梯加装工程，目前已有三百多个小区提交了申请。"
+	if _, err := v3.Ingest(ctx, service.ArticleInput{Text: service.Text{Title: "电梯", Body: v3Body}, ExternalID: "v3-0", Source: "old"}, v3.Defaults()); err != nil {
+		t.Fatal(err)
+	}
+
 	env := map[string]string{"DATABASE_URL": dbURL}
 	a.progressInterval = 0
 	if err := a.run(ctx, []string{"refingerprint"}); err != nil {
 		t.Fatalf("refingerprint = %v; stderr:\n%s", err, stderr)
 	}
 	want := map[string]int{
-		"articles of older versions at the start":      3,
-		"fingerprinted and judged again":               3,
+		"articles of older versions at the start":      4,
+		"fingerprinted and judged again":               4,
 		"skipped (upgraded meanwhile or gone)":         0,
 		"unique articles of this version judged again": 0,
 		"of them now linked to an older article":       0,
@@ -64,9 +75,12 @@ func TestRefingerprintCommand(t *testing.T) {
 	}
 	for i := range bodies {
 		art, err := store.ArticleByKey(ctx, "old", fmt.Sprintf("v2-%d", i))
-		if err != nil || art.FingerprintVersion != fingerprint.VersionNews {
-			t.Errorf("v2-%d after the run: version %d, %v; want %d", i, art.FingerprintVersion, err, fingerprint.VersionNews)
+		if err != nil || art.FingerprintVersion != fingerprint.VersionOneScript {
+			t.Errorf("v2-%d after the run: version %d, %v; want %d", i, art.FingerprintVersion, err, fingerprint.VersionOneScript)
 		}
+	}
+	if art, err := store.ArticleByKey(ctx, "old", "v3-0"); err != nil || art.FingerprintVersion != fingerprint.VersionOneScript {
+		t.Errorf("v3-0 after the run: version %d, %v; want %d", art.FingerprintVersion, err, fingerprint.VersionOneScript)
 	}
 	if art, _ := store.ArticleByKey(ctx, "old", "v2-1"); art.Status != service.StatusNearDuplicate {
 		t.Errorf("the edited copy is %s after the upgrade, want near_duplicate", art.Status)
@@ -159,7 +173,7 @@ func TestRefingerprintLinksEveryRepostIngestedMeanwhile(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Twenty originals, each with a light repost that version 3 judges its
+	// Twenty originals, each with a light repost that version 4 judges its
 	// near duplicate.
 	rng := rand.New(rand.NewPCG(33, 1))
 	var originals, reposts []corpus.Article
@@ -242,7 +256,7 @@ func TestRefingerprintLinksEveryRepostIngestedMeanwhile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the last run: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "every article is of version 3") {
+	if !strings.Contains(out, fmt.Sprintf("every article is of version %d", fingerprint.VersionOneScript)) {
 		t.Errorf("the last run's summary does not say the upgrade is done:\n%s", out)
 	}
 	if len(when) != 9 {

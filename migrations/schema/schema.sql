@@ -346,7 +346,7 @@ COMMENT ON COLUMN public.articles.content_hash IS 'SHA-256 of the normalised tit
 
 COMMENT ON COLUMN public.articles.simhash IS 'The 64-bit simhash fingerprint, as a signed bigint (the same 64 bits). Show it with lpad(to_hex(simhash), 16, ''0'').';
 
-COMMENT ON COLUMN public.articles.fingerprint_version IS 'The algorithm that made simhash: 1 = yanyiwu/simhash-compatible, 2 = newsdedup until real news (title counted, weights cubed), 3 = newsdedup default (body only). Fingerprints of different versions are never compared.';
+COMMENT ON COLUMN public.articles.fingerprint_version IS 'The algorithm that made simhash: 1 = yanyiwu/simhash-compatible, 2 = newsdedup until real news (title counted, weights cubed), 3 = newsdedup on real news (body only), 4 = newsdedup default (3 matching one script: Traditional folded to Simplified, invisible characters dropped). Fingerprints of different versions are never compared.';
 
 COMMENT ON COLUMN public.articles.a0 IS 'Block columns a0..a3 and b0..b3: the 16 bits of simhash under each of the eight masks (service/fingerprint/masks.go), packed into a smallint.';
 

@@ -29,8 +29,14 @@ const (
 	// real news showed its faults. Stored rows of it are re-fingerprinted by
 	// dedupd refingerprint.
 	VersionWeighted Version = 2
-	// VersionNews is Weighted with DefaultWeightedParams, the default.
+	// VersionNews is Weighted with WeightedParamsV3, the default until
+	// Traditional-script copies, invisible characters and spaced-out
+	// Chinese were found to dodge it. Stored rows of it are re-fingerprinted
+	// by dedupd refingerprint.
 	VersionNews Version = 3
+	// VersionOneScript is Weighted with DefaultWeightedParams, the default:
+	// VersionNews matching one script (scriptfold.go).
+	VersionOneScript Version = 4
 )
 
 // Document is the text of an article as a fingerprint reads it.
@@ -87,10 +93,15 @@ type Algorithm interface {
 type text struct {
 	plainBody   string
 	title, body string // normalised
+	matched     string // body as matched: normalised, folded to one script for VersionOneScript
+	hash        [sha256.Size]byte
 }
 
 // read reads a document, or returns a *TooLongError.
-func read(doc Document) (text, error) {
+// With oneScript, invisible and spacing characters are dropped first
+// (unsplit) and the matched body is folded to one script (foldScript); the
+// content hash is still of the text as sent, whatever the algorithm.
+func read(doc Document, oneScript bool) (text, error) {
 	title, body := doc.Title, doc.Body
 	if doc.HTML {
 		title, body = HTMLText(title), HTMLText(body)
@@ -103,12 +114,22 @@ func read(doc Document) (text, error) {
 	if t.body, ok = normalize(body, MaxNormalizedBytes); !ok {
 		return text{}, &TooLongError{Part: "body"}
 	}
+	t.hash = sha256.Sum256([]byte(t.title + "\n" + t.body))
+	t.matched = t.body
+	if !oneScript {
+		return t, nil
+	}
+	if u := unsplit(title); u != title {
+		t.title, _ = normalize(u, MaxNormalizedBytes) // no longer than before
+	}
+	if u := unsplit(body); u != body {
+		t.matched, _ = normalize(u, MaxNormalizedBytes)
+	}
+	t.title, t.matched = foldScript(t.title), foldScript(t.matched)
 	return t, nil
 }
 
-func (t text) contentHash() [sha256.Size]byte {
-	return sha256.Sum256([]byte(t.title + "\n" + t.body))
-}
+func (t text) contentHash() [sha256.Size]byte { return t.hash }
 
 // weightedWord is a counted word's hash and the weight it is folded with.
 type weightedWord struct {

@@ -25,7 +25,7 @@ func TestErrNoWords(t *testing.T) {
 		{"punctuation", fingerprint.Document{Body: "，。！？……——“”《》【】!?.,;:()[]{}"}, true},
 		{"symbols", fingerprint.Document{Body: "★☆→←＋＝￥$%^&*@#~|"}, false},
 		{"single characters", fingerprint.Document{Body: "我 你 他 a b c 1 2 3"}, true},
-		{"Chinese stop words", fingerprint.Document{Body: "的 了 我们 他们 因为 所以 但是 而且 如果 这个 那个 自己 什么"}, true},
+		{"Chinese stop words", fingerprint.Document{Body: "的、了、我们、他们、因为、所以、但是、而且、如果、这个、那个、自己、什么"}, true},
 		{"English stop words", fingerprint.Document{Body: "The and of to in is was were with which would."}, false},
 		{"title without a body", fingerprint.Document{Title: "人工智能改变新闻编辑室"}, true},
 		{"title and a blank body", fingerprint.Document{Title: "人工智能改变新闻编辑室", Body: "\n\u3000\n"}, true},
@@ -49,7 +49,8 @@ func TestErrNoWords(t *testing.T) {
 
 func TestWeightedVersion(t *testing.T) {
 	for params, want := range map[fingerprint.WeightedParams]fingerprint.Version{
-		fingerprint.DefaultWeightedParams: fingerprint.VersionNews,
+		fingerprint.DefaultWeightedParams: fingerprint.VersionOneScript,
+		fingerprint.WeightedParamsV3:      fingerprint.VersionNews,
 		fingerprint.WeightedParamsV2:      fingerprint.VersionWeighted,
 	} {
 		if v := fingerprint.NewWeighted(dict, params).Version(); v != want {
@@ -80,8 +81,8 @@ func TestWeightedKeywords(t *testing.T) {
 	for _, a := range articles(t, 32, 10) {
 		doc := fingerprint.Document{Title: a.Title, Body: a.Body}
 		fp := mustFingerprint(t, weighted, doc)
-		if fp.Version != fingerprint.VersionNews {
-			t.Errorf("Version = %d, want %d", fp.Version, fingerprint.VersionNews)
+		if fp.Version != fingerprint.VersionOneScript {
+			t.Errorf("Version = %d, want %d", fp.Version, fingerprint.VersionOneScript)
 		}
 		if !slices.IsSortedFunc(fp.Keywords, func(a, b fingerprint.Keyword) int {
 			switch {

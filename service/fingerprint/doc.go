@@ -7,6 +7,13 @@
 //     every punctuation mark, symbol and control character a separator. cppjieba
 //     drops a whole input at one invalid byte and does not break at ASCII '.',
 //     so without this a repost that only swaps '。' for '.' moves many bits.
+//   - Match in one script (VersionOneScript, scriptfold.go): default-ignorable
+//     code points and the spaces between Han characters are dropped, and
+//     Traditional, Taiwan and Hong Kong text folds to Simplified with a table
+//     generated from OpenCC's dictionaries, for words, shingles and sentences;
+//     the stored text and the content hash stay as sent. Byline and credit
+//     lines index no sentence, and a quotation after a colon is a sentence of
+//     its own (credits.go).
 //   - Segment with gojieba (one *gojieba.Jieba per process, in Dictionary);
 //     stop words (jieba's list and an English one), single-rune words and
 //     separators do not count.

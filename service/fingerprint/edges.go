@@ -17,6 +17,9 @@ const (
 	edgeLines = 3
 	// edgeLineRunes: a line shorter than this (spaces not counted) is short.
 	edgeLineRunes = 40
+	// edgeCredits is how many credit lines at each end may be left out
+	// before the short lines are counted.
+	edgeCredits = 5
 )
 
 // coreSpan returns the byte offsets of body's core: body without up to
@@ -24,7 +27,12 @@ const (
 // returns the whole body when no line is left out, or when leaving them out
 // would leave less than half of the body: a short item made of short lines
 // is all edges.
-func coreSpan(body string) (start, end int) {
+//
+// With credits, the credit lines at each end (credits.go), up to
+// edgeCredits of them, are left out first, and the short lines counted
+// after them: a stack of bylines on a copy then leaves out what it leaves
+// out of the original.
+func coreSpan(body string, credits bool) (start, end int) {
 	type line struct{ start, end int }
 	var lines []line
 	at := 0
@@ -35,6 +43,25 @@ func coreSpan(body string) (start, end int) {
 		at += len(l) + 1
 	}
 	lo, hi := 0, len(lines)
+	if credits {
+		credit := func(l line) bool { return isCreditLine(body[l.start:l.end]) }
+		for k := 0; k < edgeCredits && lo < hi && credit(lines[lo]); k++ {
+			lo++
+		}
+		for k := 0; k < edgeCredits && hi > lo && credit(lines[hi-1]); k++ {
+			hi--
+		}
+	}
+	// whole is the body without its credit lines: what is left when no
+	// short line may be left out.
+	wholeStart, wholeEnd := 0, len(body)
+	if lo == hi {
+		return wholeStart, wholeEnd // all credits: nothing else to keep
+	}
+	if lo > 0 || hi < len(lines) {
+		wholeStart, wholeEnd = lines[lo].start, lines[hi-1].end
+	}
+	first, last := lo, hi
 	short := func(l line) bool { return visibleRunes(body[l.start:l.end]) < edgeLineRunes }
 	for k := 0; k < edgeLines && lo < hi && short(lines[lo]); k++ {
 		lo++
@@ -42,12 +69,12 @@ func coreSpan(body string) (start, end int) {
 	for k := 0; k < edgeLines && hi > lo && short(lines[hi-1]); k++ {
 		hi--
 	}
-	if (lo == 0 && hi == len(lines)) || lo == hi {
-		return 0, len(body)
+	if (lo == first && hi == last) || lo == hi {
+		return wholeStart, wholeEnd
 	}
 	start, end = lines[lo].start, lines[hi-1].end
-	if 2*visibleRunes(body[start:end]) < visibleRunes(body) {
-		return 0, len(body)
+	if 2*visibleRunes(body[start:end]) < visibleRunes(body[wholeStart:wholeEnd]) {
+		return wholeStart, wholeEnd
 	}
 	return start, end
 }

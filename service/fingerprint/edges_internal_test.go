@@ -18,9 +18,9 @@ func TestCoreLines(t *testing.T) {
 		{"a line of invisible characters is short", "\u200b\u200b\n" + long + "\n" + long, long + "\n" + long},
 	}
 	for _, tt := range tests {
-		start, end := coreSpan(tt.body)
+		start, end := coreSpan(tt.body, false)
 		if got := withoutBlankLines(tt.body[start:end]); got != tt.want {
-			t.Errorf("%s: coreSpan(%q) = %q, want %q", tt.name, tt.body, got, tt.want)
+			t.Errorf("%s: coreSpan(%q, false) = %q, want %q", tt.name, tt.body, got, tt.want)
 		}
 	}
 }

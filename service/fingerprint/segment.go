@@ -29,6 +29,7 @@ type piece struct {
 	startRune, endRune int // in runes
 	normal             string
 	words              []taggedWord
+	credit             bool // only a credit, indexed as no sentence (credits.go)
 }
 
 // within reports whether the piece lies in plain[from:to]. A piece ends
@@ -53,16 +54,23 @@ type taggedWord struct {
 
 // segment cuts plain text into pieces and finds their words; with
 // allScripts, runs of letters of other scripts are words of their own
-// (words.go), which carry content.
-func (d *Dictionary) segment(ctx context.Context, plain string, allScripts bool) ([]piece, error) {
+// (words.go), which carry content; with oneScript, each piece is matched in
+// one script (scriptfold.go), its offsets still those of the plain text.
+func (d *Dictionary) segment(ctx context.Context, plain string, allScripts, oneScript bool) ([]piece, error) {
 	var pieces []piece
 	runes, lastByte := 0, 0
-	for start, end := range sentenceSpans(plain) {
+	for start, end := range sentenceSpans(plain, oneScript) {
 		startRune := runes + utf8.RuneCountInString(plain[lastByte:start])
 		endRune := startRune + utf8.RuneCountInString(plain[start:end])
 		runes, lastByte = endRune, end
-		pieces = append(pieces, piece{start: start, end: end, startRune: startRune, endRune: endRune,
-			normal: Normalize(plain[start:end])})
+		p := piece{start: start, end: end, startRune: startRune, endRune: endRune}
+		if oneScript {
+			p.normal = foldScript(Normalize(unsplit(plain[start:end])))
+			p.credit = isCreditLine(plain[start:end])
+		} else {
+			p.normal = Normalize(plain[start:end])
+		}
+		pieces = append(pieces, p)
 	}
 	for from := 0; from < len(pieces); {
 		if err := ctx.Err(); err != nil {

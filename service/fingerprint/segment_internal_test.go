@@ -22,7 +22,7 @@ func TestSegmentAgreesWithCut(t *testing.T) {
 	ctx := context.Background()
 	for _, allScripts := range []bool{false, true} {
 		for _, text := range texts {
-			pieces, err := d.segment(ctx, text, allScripts)
+			pieces, err := d.segment(ctx, text, allScripts, false)
 			if err != nil {
 				t.Fatal(err)
 			}

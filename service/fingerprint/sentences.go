@@ -62,6 +62,9 @@ func (d *Dictionary) sentencesOf(pieces []piece, skip bool) []Sentence {
 		if len(out) == MaxSentences {
 			break
 		}
+		if p.credit {
+			continue
+		}
 		compact := strings.ReplaceAll(p.normal, " ", "")
 		runes := utf8.RuneCountInString(compact)
 		if runes < MinSentenceRunes {
@@ -125,8 +128,10 @@ func runeSlice(s string, start, end int) string {
 	return s[min(from, to):to]
 }
 
-// sentenceSpans yields the byte offsets of the sentences of plain text.
-func sentenceSpans(plain string) func(yield func(start, end int) bool) {
+// sentenceSpans yields the byte offsets of the sentences of plain text;
+// with quotes, a colon before a quotation ends one too, so that the
+// quotation is a sentence of its own (credits.go).
+func sentenceSpans(plain string, quotes bool) func(yield func(start, end int) bool) {
 	return func(yield func(start, end int) bool) {
 		start := 0
 		prev := rune(-1)
@@ -139,6 +144,8 @@ func sentenceSpans(plain string) func(yield func(start, end int) bool) {
 			case '.', '．':
 				next, _ := utf8.DecodeRuneInString(plain[i+size:])
 				end = !(isDigit(prev) && isDigit(next))
+			case '：', ':':
+				end = quotes && quoteAfterColon(plain[i+size:])
 			}
 			prev = r
 			if end {

@@ -14,7 +14,7 @@ import (
 // that folded differently would no longer find its copies.
 func TestSentenceSimhashUnchanged(t *testing.T) {
 	d, novel := dictionaryAndNovel(t)
-	pieces, err := d.segment(context.Background(), string(novel[:200_000]), false)
+	pieces, err := d.segment(context.Background(), string(novel[:200_000]), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,9 @@ type WeightedParams struct {
 	// without it, letters of scripts other than Han and ASCII fall apart into
 	// single characters, which do not count.
 	AllScripts bool
+	// OneScript matches in one script: Traditional folded to Simplified,
+	// invisible and spacing characters dropped (scriptfold.go).
+	OneScript bool
 }
 
 // The parameters of each stored version of Weighted.
@@ -43,21 +46,27 @@ var (
 	// weights cubed and a title that counts twice. On real news they turned
 	// the fingerprint into a topic hash and kept retitled copies apart.
 	WeightedParamsV2 = WeightedParams{Exponent: 3, TitleWeight: 2, TopN: 64}
-	// DefaultWeightedParams are VersionNews's, chosen by the rule of the
+	// WeightedParamsV3 are VersionNews's, chosen by the rule of the
 	// evaluation on real news (docs/evaluation.md): the body alone, so that
 	// a new headline moves nothing; weights to the sixth, capped at 30 % of
 	// their sum, so that the key words outvote what a repost adds while no
 	// single one of them makes two stories of a topic one; figures left out;
 	// and the short lines at the body's ends, where portals put their
 	// credits, left out too. The 64 heaviest words do as well as all of them.
-	DefaultWeightedParams = WeightedParams{Exponent: 6, TitleWeight: 0, TopN: 64, WeightCap: 0.3,
+	WeightedParamsV3 = WeightedParams{Exponent: 6, TitleWeight: 0, TopN: 64, WeightCap: 0.3,
 		DropNumbers: true, StripEdges: true, AllScripts: true}
+	// DefaultWeightedParams are VersionOneScript's: WeightedParamsV3
+	// matching one script, so that Traditional-script copies, and copies
+	// strewn with invisible characters or spaces, are found.
+	DefaultWeightedParams = WeightedParams{Exponent: 6, TitleWeight: 0, TopN: 64, WeightCap: 0.3,
+		DropNumbers: true, StripEdges: true, AllScripts: true, OneScript: true}
 )
 
 // weightedVersions maps the parameters of every stored version to it.
 var weightedVersions = map[WeightedParams]Version{
 	WeightedParamsV2:      VersionWeighted,
-	DefaultWeightedParams: VersionNews,
+	WeightedParamsV3:      VersionNews,
+	DefaultWeightedParams: VersionOneScript,
 }
 
 // Weighted is the project's algorithm: our normalisation, every counted word
@@ -72,7 +81,7 @@ func NewWeighted(d *Dictionary, p WeightedParams) *Weighted {
 	return &Weighted{dict: d, params: p}
 }
 
-// Version is the stored version of the parameters (VersionNews for
+// Version is the stored version of the parameters (VersionOneScript for
 // DefaultWeightedParams), or VersionExperimental for any others.
 func (w *Weighted) Version() Version {
 	if v, ok := weightedVersions[w.params]; ok {
@@ -84,17 +93,17 @@ func (w *Weighted) Version() Version {
 // Fingerprint returns the fingerprint of doc, or ErrNoWords, ErrTooLong or
 // ctx's error.
 func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, error) {
-	text, err := read(doc)
+	text, err := read(doc, w.params.OneScript)
 	if err != nil {
 		return Fingerprint{}, err
 	}
-	pieces, err := w.dict.segment(ctx, text.plainBody, w.params.AllScripts)
+	pieces, err := w.dict.segment(ctx, text.plainBody, w.params.AllScripts, w.params.OneScript)
 	if err != nil {
 		return Fingerprint{}, err
 	}
 	from, to := 0, len(text.plainBody)
 	if w.params.StripEdges {
-		from, to = coreSpan(text.plainBody)
+		from, to = coreSpan(text.plainBody, w.params.OneScript)
 	}
 	counts := make(map[string]float64, 256)
 	idf := make(map[string]float64, 256)
@@ -155,7 +164,7 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		Words:       NewWordSet(hashes),
 		Keywords:    keywords,
 		ContentHash: text.contentHash(),
-		Shingles:    ShinglesOf(text.body),
+		Shingles:    ShinglesOf(text.matched),
 		Sentences:   w.dict.sentencesOf(pieces, doc.SkipSentences),
 		PlainBody:   text.plainBody,
 	}, nil

@@ -46,7 +46,7 @@ func (y *Yanyiwu) Version() Version {
 // ctx's error. cppjieba extracts keywords from the whole text in one call,
 // so the deadline is checked before it.
 func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, error) {
-	norm, err := read(doc) // for the content hash and the shingles, and to bound the text
+	norm, err := read(doc, false) // for the content hash and the shingles, and to bound the text
 	if err != nil {
 		return Fingerprint{}, err
 	}
@@ -62,7 +62,7 @@ func (y *Yanyiwu) Fingerprint(ctx context.Context, doc Document) (Fingerprint, e
 	if title != "" {
 		text = title + "\n" + body
 	}
-	pieces, err := y.dict.segment(ctx, norm.plainBody, true)
+	pieces, err := y.dict.segment(ctx, norm.plainBody, true, false)
 	if err != nil {
 		return Fingerprint{}, err
 	}

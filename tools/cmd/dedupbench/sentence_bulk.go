@@ -156,7 +156,7 @@ func copySyntheticArticles(ctx context.Context, cfg *config, pool *pgxpool.Pool,
 				Title:              "synthetic",
 				PublishedAt:        publishBase.Add(time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))),
 				Simhash:            rng.Uint64(),
-				FingerprintVersion: fingerprint.VersionNews,
+				FingerprintVersion: fingerprint.VersionOneScript,
 				ContentHash:        sha256.Sum256([]byte(id)),
 			}}
 		}

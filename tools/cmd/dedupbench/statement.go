@@ -56,7 +56,7 @@ func (s *serviceStatement) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQu
 func (s *serviceStatement) of(ctx context.Context, h uint64) (string, []any, error) {
 	_, err := s.store.NearCandidates(ctx, []service.NearQuery{{
 		Simhash:     h,
-		Version:     fingerprint.VersionNews,
+		Version:     fingerprint.VersionOneScript,
 		MaxDistance: maxDistance,
 		Limit:       candidateCap,
 	}})

@@ -30,7 +30,9 @@ type evaluation struct {
 // newsEvaluation is the evaluation on the real corpora.
 type newsEvaluation struct {
 	Articles []newsArticle `json:"-"`
-	Set      *newsSet      `json:"-"`
+	// Evasion is the evasion section (evasion.go): detected of N by variant.
+	Evasion []evasionRow `json:",omitempty"`
+	Set     *newsSet     `json:"-"`
 	// Features are the parts of the coming contract the server has.
 	Features features
 	Ingest   ingestSummary

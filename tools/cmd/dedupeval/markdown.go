@@ -122,6 +122,7 @@ func writeMarkdown(path string, ev *evaluation) error {
 		writeKept(&b, ev.News)
 		writeLoad(&b, ev.News)
 		writeSentences(&b, ev.News)
+		writeEvasion(&b, ev.News)
 	}
 	writeNovel(&b, ev)
 	if ev.News != nil {

@@ -34,6 +34,10 @@ func evaluateNews(ctx context.Context, cfg config, d *fingerprint.Dictionary, ar
 		err := driftOnly(ctx, n, newClient(srv.URL), stdout)
 		return n, pg, errors.Join(err, srv.Stop())
 	}
+	if cfg.evasionOnly {
+		err := evasionOnly(ctx, n, newClient(srv.URL), stdout)
+		return n, pg, errors.Join(err, srv.Stop())
+	}
 	reposts, err := throughAPI(ctx, cfg, n, newClient(srv.URL), stdout)
 	if err := errors.Join(err, srv.Stop()); err != nil {
 		return nil, "", err
@@ -114,6 +118,12 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 		}
 	}
 	n.Kept.Drift = drift
+
+	// After every other figure: it stores copies of its own.
+	fmt.Fprintf(stdout, "evasion (issue 45): detected of N\n")
+	if n.Evasion, err = evasion(ctx, c, n.Articles, st, stdout); err != nil {
+		return nil, err
+	}
 	return reposts, nil
 }
 
@@ -127,6 +137,17 @@ func driftOnly(ctx context.Context, n *newsEvaluation, c *client, stdout io.Writ
 	n.Kept.Drift = measureDrift(n.Set, st)
 	writeDrift(stdout, n.Kept.Drift)
 	return nil
+}
+
+// evasionOnly stores the corpora and prints the evasion section.
+func evasionOnly(ctx context.Context, n *newsEvaluation, c *client, stdout io.Writer) error {
+	st, err := ingestNews(ctx, c, n.Articles, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "evasion (issue 45): detected of N\n")
+	n.Evasion, err = evasion(ctx, c, n.Articles, st, stdout)
+	return err
 }
 
 // summarizeIngest counts the verdicts of the ingest by corpus.

@@ -13,8 +13,8 @@ func writeMethod(w io.Writer, ev *evaluation) {
 	p := fingerprint.DefaultWeightedParams
 	o := service.DefaultOptions
 	fmt.Fprintf(w, "## How it was measured\n\n")
-	fmt.Fprintf(w, "**The system under test** is the service as `dedupd` serves it: the same `repo`, `service` and `handlers`, with the shipped defaults (fingerprint version %d: `Weighted` with exponent %s, weight cap %s, top %d words, body only, numbers dropped, short edge lines stripped; `max_distance` %d, `min_overlap` %s, `window_hours` %s), ",
-		fingerprint.VersionNews, fmtFloat(p.Exponent), fmtFloat(p.WeightCap), p.TopN, o.MaxDistance, fmtFloat(o.MinOverlap), fmtFloat(o.Window.Hours()))
+	fmt.Fprintf(w, "**The system under test** is the service as `dedupd` serves it: the same `repo`, `service` and `handlers`, with the shipped defaults (fingerprint version %d: `Weighted` with exponent %s, weight cap %s, top %d words, body only, numbers dropped, short edge lines and credit lines stripped, matched in one script; `max_distance` %d, `min_overlap` %s, `window_hours` %s), ",
+		fingerprint.VersionOneScript, fmtFloat(p.Exponent), fmtFloat(p.WeightCap), p.TopN, o.MaxDistance, fmtFloat(o.MinOverlap), fmtFloat(o.Window.Hours()))
 	fmt.Fprintf(w, "started in the evaluating process on a scratch PostgreSQL database (created, migrated and dropped by the run) and a real loopback listener, and spoken to over HTTP with JSON, as a newsroom's CMS would.\n\n")
 	if ev.News == nil {
 		fmt.Fprintf(w, "Without the real corpora this run only made the 围城 check below.\n\n")

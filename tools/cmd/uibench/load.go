@@ -204,7 +204,7 @@ func values(rng *rand.Rand, r row) []any {
 	}
 	hash := sha256.Sum256([]byte(r.source + "\x00" + r.externalID))
 	v := []any{r.source, r.externalID, r.title, "https://news.example.com/" + r.source + "/" + r.externalID, r.body,
-		r.published, r.ingested, hash[:], int64(simhash), int16(fingerprint.VersionNews), words, shingles, string(service.StatusUnique)}
+		r.published, r.ingested, hash[:], int64(simhash), int16(fingerprint.VersionOneScript), words, shingles, string(service.StatusUnique)}
 	b := fingerprint.BlocksOf(simhash)
 	for _, x := range b.A {
 		v = append(v, int16(x))
