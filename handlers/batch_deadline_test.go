@@ -17,23 +17,25 @@ import (
 )
 
 // TestBatchPastItsDeadlineAnswersWhatItStored sends a batch too long for
-// the request's deadline: the answer is 200 with a verdict for each article
-// stored and "unavailable" for each not, the articles stored are exactly
-// those answered, and sending the same batch again stores more.
+// the request's deadline (450 articles of 10 KB in 3 s: a body of a few MB,
+// as reading it takes seconds under the race detector): the answer is 200
+// with a verdict for each article stored and "unavailable" for each not,
+// the articles stored are exactly those answered, and sending the same
+// batch again stores more.
 func TestBatchPastItsDeadlineAnswersWhatItStored(t *testing.T) {
 	t.Parallel()
 	dbURL := dbtest.URL(t)
-	s := newServerOn(t, dbURL, withConfig(func(c *handlers.Config) { c.RequestTimeout = 1500 * time.Millisecond }))
-	const n = 400
+	s := newServerOn(t, dbURL, withConfig(func(c *handlers.Config) { c.RequestTimeout = 3 * time.Second }))
+	const n = 450
 	articles := make([]any, n)
 	for i := range articles {
-		articles[i] = article(fmt.Sprintf("long-%d", i), fmt.Sprintf("第%d篇", i), distinctText(i, 30000))
+		articles[i] = article(fmt.Sprintf("long-%d", i), fmt.Sprintf("第%d篇", i), distinctText(i, 10000))
 	}
 	send := func() (stored int) {
 		t.Helper()
 		r := s.post(t, "/v1/articles/batch", map[string]any{"articles": articles})
 		if r.status != http.StatusOK {
-			t.Fatalf("a batch past its deadline: %v, want 200 with a result per article", r)
+			t.Fatalf("a batch past its deadline: %v, want 200 with a result per article\n%s", r, s.logs.String())
 		}
 		var out struct {
 			Results []struct {
@@ -73,8 +75,10 @@ func TestBatchPastItsDeadlineAnswersWhatItStored(t *testing.T) {
 	if first == n {
 		t.Skipf("all %d articles stored within the deadline: this machine is too fast for the test", n)
 	}
-	if got := count(); got != first || got == 0 {
-		t.Errorf("%d articles stored, %d answered with a verdict; want the same, and at least one", got, first)
+	// Under the race detector reading the body may leave no time to store
+	// even one article: then none is stored, and none acknowledged.
+	if got := count(); got != first {
+		t.Errorf("%d articles stored, %d answered with a verdict; want the same", got, first)
 	}
 	send()
 	if got := count(); got <= first {

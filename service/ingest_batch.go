@@ -96,15 +96,16 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 
 	results := make([]BatchResult, len(items))
 	answered := make([]bool, len(items))
-	// stopped answers the articles not stored when the batch's own
-	// deadline, before its context's, came first: the batch succeeds with
-	// what it committed. When the context itself is over, it fails.
+	// stopped answers the articles not stored when the batch's time ran
+	// out: the batch succeeds with what it committed. It fails as a whole
+	// for any other error, and when its context is over with nothing
+	// stored (a client that left, or no time even to begin).
 	stopped := func(err error) ([]BatchResult, error) {
-		if outer.Err() != nil || ctx.Err() == nil {
-			if ctx.Err() != nil {
-				return nil, deadlineError(ctx)
-			}
+		if ctx.Err() == nil {
 			return nil, err
+		}
+		if outer.Err() != nil && !slices.Contains(answered, true) {
+			return nil, deadlineError(ctx)
 		}
 		for i := range results {
 			if !answered[i] {
