@@ -203,6 +203,24 @@ $$;
 
 COMMENT ON FUNCTION public.sentence_block_keys(simhash bigint) IS 'The eight block keys of a sentence simhash: elements 1–4 family A, 5–8 family B. Two simhashes within 3 bits share a key of each family.';
 
+CREATE TABLE public.sources (
+    source text NOT NULL,
+    owner text NOT NULL,
+    names text[] DEFAULT '{}'::text[] NOT NULL,
+    CONSTRAINT sources_owner_check CHECK (((char_length(owner) >= 1) AND (char_length(owner) <= 256))),
+    CONSTRAINT sources_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 256)))
+);
+
+COMMENT ON TABLE public.sources IS 'Each known source: its owner (sources of one owner do not copy each other) and the names its articles are credited by (来源：新华社), loaded from DEDUP_SOURCES_FILE at start.';
+
+COMMENT ON COLUMN public.sources.names IS 'The names a credit line (来源/转自/据…报道) or byline uses for the source, e.g. {新华社,新华网}.';
+
+CREATE FUNCTION public.source_owner(src text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN COALESCE((SELECT s.owner FROM public.sources s WHERE (s.source = source_owner.src)), NULLIF(split_part(src, '-'::text, 1), ''::text), src);
+
+COMMENT ON FUNCTION public.source_owner(src text) IS 'The owner of a source: from the sources table, else the part of its name before the first ''-'' (cctv-news: cctv), else the source itself.';
+
 CREATE FUNCTION public.truncate_sentences_of_articles() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -255,11 +273,13 @@ CREATE TABLE public.articles (
     plain_body text,
     coverage_this real,
     coverage_that real,
+    credit text,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
     CONSTRAINT articles_coverage_that_check CHECK (((coverage_that >= (0)::double precision) AND (coverage_that <= (1)::double precision))),
     CONSTRAINT articles_coverage_this_check CHECK (((coverage_this >= (0)::double precision) AND (coverage_this <= (1)::double precision))),
+    CONSTRAINT articles_credit_check CHECK ((credit = ANY (ARRAY['credited'::text, 'credits_other'::text, 'uncredited'::text]))),
     CONSTRAINT articles_duplicate_check CHECK (
 CASE status
     WHEN 'unique'::text THEN ((duplicate_of IS NULL) AND (distance IS NULL) AND (word_ratio IS NULL))
@@ -317,6 +337,8 @@ COMMENT ON COLUMN public.articles.plain_body IS 'For an HTML article, the text a
 COMMENT ON COLUMN public.articles.coverage_this IS 'For a partial duplicate: the share of this article found in duplicate_of, the larger of two measures: its indexed sentences (by length) found there, and its text (sampled character 5-grams, boilerplate sentences left out) found there.';
 
 COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the share of duplicate_of found in this article, the larger of two measures: its indexed sentences (by length) found here, and its text (sampled character 5-grams, boilerplate sentences left out) found here.';
+
+COMMENT ON COLUMN public.articles.credit IS 'How this copy credits the article it links to: credited (a credit line or byline names its source or author), credits_other (credits a third source), uncredited (none, or the original''s byline or credit removed). NULL for an article that links to none, or stored before migration 00035.';
 
 ALTER TABLE public.articles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.articles_id_seq
@@ -619,6 +641,25 @@ COMMENT ON COLUMN public.clusters.sources IS 'The distinct sources of the cluste
 
 COMMENT ON COLUMN public.clusters.partial_duplicates IS 'Members that copy part of an article of the cluster (or hold most of one): excerpts, copies in another site''s dress, expansions.';
 
+CREATE VIEW public.copy_credits AS
+ SELECT d.id AS article_id,
+    d.source AS article_source,
+    public.source_owner(d.source) AS article_owner,
+    d.external_id AS article_external_id,
+    d.published_at AS article_published_at,
+    d.credit,
+    o.id AS original_id,
+    o.source AS original_source,
+    public.source_owner(o.source) AS original_owner,
+    o.external_id AS original_external_id,
+    o.published_at AS original_published_at,
+    d.cluster_id
+   FROM (public.articles d
+     JOIN public.articles o ON ((o.id = d.duplicate_of)))
+  WHERE (d.credit IS NOT NULL);
+
+COMMENT ON VIEW public.copy_credits IS 'One row per copy whose credit is known, with the article it links to and both owners (source_owner): who copied whom, and whether the copy said so. Count by original_owner and credit for a desk''s report.';
+
 CREATE VIEW public.daily_duplicate_rate AS
  SELECT ((articles.published_at AT TIME ZONE 'UTC'::text))::date AS day,
     articles.source,
@@ -876,6 +917,9 @@ ALTER TABLE ONLY public.separations
 
 ALTER TABLE ONLY public.service_secrets
     ADD CONSTRAINT service_secrets_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY public.sources
+    ADD CONSTRAINT sources_pkey PRIMARY KEY (source);
 
 CREATE INDEX article_search_keys_idx ON public.article_search USING gin (keys);
 
