@@ -182,6 +182,9 @@ type memberResponse struct {
 	Difference *differenceResponse `json:"difference"`
 	// Compilation: it holds most of the text of two stories or more.
 	Compilation bool `json:"compilation"`
+	// Credit: how it credits the article it links to; null when it links
+	// to none or was stored before credit was kept.
+	Credit *service.Credit `json:"credit"`
 }
 
 type likenessResponse struct {
@@ -264,6 +267,9 @@ func clusterOf(v service.ClusterView, diffs map[int64]service.Difference) cluste
 	for _, m := range v.Members {
 		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID,
 			Compilation: v.Compilations[m.ID]}
+		if m.Credit != "" {
+			mr.Credit = &m.Credit
+		}
 		if l, ok := v.Likeness[m.ID]; ok {
 			mr.Likeness = &likenessResponse{Distance: l.Distance, WordRatio: ratio(l.WordRatio), Overlap: ratio(l.Overlap),
 				Coverage: ratio(l.Coverage), KeptCoverage: ratio(l.KeptCoverage)}

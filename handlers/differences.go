@@ -25,6 +25,7 @@ type differenceResponse struct {
 	Same              bool `json:"same"`
 	HeadlineChanged   bool `json:"headline_changed"`
 	BylineAdded       bool `json:"byline_added"`
+	BylineRemoved     bool `json:"byline_removed"`
 	BoilerplateAdded  int  `json:"boilerplate_added"`
 	FirstPercent      int  `json:"first_percent"`
 	ParagraphsDropped int  `json:"paragraphs_dropped"`
@@ -33,7 +34,7 @@ type differenceResponse struct {
 }
 
 func difference(d service.Difference) *differenceResponse {
-	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded,
+	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded, BylineRemoved: d.BylineRemoved,
 		BoilerplateAdded: d.BoilerplateAdded, FirstPercent: d.FirstPercent, ParagraphsDropped: d.ParagraphsDropped,
 		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits}
 }

@@ -170,6 +170,9 @@ type Article struct {
 	ClusterID int64
 	// Similarity is to DuplicateOf, when the article links to one.
 	Similarity
+	// Credit is how it credits DuplicateOf (rules_credit.go); "" when it
+	// links to none, or was stored before credit was kept.
+	Credit Credit
 }
 
 // IsCanonical reports whether the article heads its cluster.

@@ -89,6 +89,9 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 	if err != nil {
 		return Verdict{}, err
 	}
+	if err := s.setCredits(ctx, tx, []*Article{&a}); err != nil {
+		return Verdict{}, err
+	}
 	v := verdictOf(a, d.matches)
 	v.Created, v.Candidates = true, candidates
 	return v, nil
@@ -247,6 +250,9 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 		articles[i], bodies[i] = &a, it.in.Body
 	}
 	if err := tx.InsertMany(ctx, articles, bodies); err != nil {
+		return err
+	}
+	if err := s.setCredits(ctx, tx, articles); err != nil {
 		return err
 	}
 	for i, it := range g {

@@ -28,6 +28,7 @@ type Store interface {
 	SearchStore
 	OverviewStore
 	ListingStore
+	SourceStore
 	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
@@ -152,6 +153,7 @@ type Tx interface {
 	SplitUndoWriter
 	Locker
 	ArticleWriter
+	CreditWriter
 }
 
 // Locker takes a transaction's advisory locks (ingest_locks.go).
