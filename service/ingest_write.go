@@ -75,6 +75,15 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 			return Verdict{}, err
 		}
 	}
+	if !replacing && promotes(effectivePublished(in.PublishedAt, s.now()), d) {
+		a, err := s.saveAsHead(ctx, tx, in, fp, d, opts)
+		if err != nil {
+			return Verdict{}, err
+		}
+		v := verdictOf(a, d.matches)
+		v.Created, v.Candidates = true, candidates
+		return v, nil
+	}
 
 	l, err := placedLink(ctx, tx, existing.ID, d, fp.Shingles)
 	if err != nil {
@@ -186,7 +195,8 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 //
 //  1. lock every key and content of the group, in ascending order (known
 //     boilerplate left out, and confirmed in step 4: ingest_locks_boilerplate.go);
-//  2. if a key is stored already, store the group article by article;
+//  2. if a key is stored already, store the group article by article (as
+//     when an article was published before the copy it matches, step 3);
 //  3. find the stored copies and near duplicates of every article, and
 //     judge each against them and the articles before it in the group;
 //  4. look up the sentences of the articles that are no duplicate, and
@@ -224,6 +234,13 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 	decisions, candidates, err := s.judgeGroup(ctx, tx, g, ids)
 	if err != nil {
 		return err
+	}
+	for i, it := range g {
+		if promotes(effectivePublished(it.in.PublishedAt, s.now()), decisions[i]) {
+			// It heads the cluster of copies published after it (ingest_promote.go),
+			// which a group's single write does not do: store one by one.
+			return s.saveOneByOne(ctx, tx, g)
+		}
 	}
 	if err := checkGroupMatches(ctx, tx, decisions, ids); err != nil {
 		return err

@@ -107,10 +107,12 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	})
 
 	// Exact copies sort first (distance 0, exact before near, then by id),
-	// partial ones last, so the best match is always the first.
+	// partial ones last; the best is the earliest published of the near and
+	// exact ones (rules_lineage.go), the first sorted among equals, else
+	// the first partial one.
 	d := decision{status: StatusUnique, matches: matches}
 	if len(matches) > 0 {
-		d.best = &matches[0]
+		d.best = cmp.Or(earliestHolder(matches), &matches[0])
 		switch {
 		case d.best.exact:
 			d.status = StatusExactDuplicate
