@@ -316,15 +316,15 @@ COMMENT ON COLUMN public.articles.words IS 'The word set: 64-bit hashes of the c
 
 COMMENT ON COLUMN public.articles.status IS 'unique, near_duplicate, exact_duplicate or partial_duplicate: the verdict on this article against the article it links to (unique: it links to none, and heads its cluster).';
 
-COMMENT ON COLUMN public.articles.duplicate_of IS 'The article this one links to: an article ingested before it that it was compared with and matched (exactly, or within distance and ratio). NULL for an article that matched none, which heads its cluster; a partial duplicate sharing little with the original of its link''s cluster links to it and heads a cluster of its own (cluster_head NULL).';
+COMMENT ON COLUMN public.articles.duplicate_of IS 'The article this one links to: of the articles it was compared with and matched (exactly, or within distance and ratio), the earliest published (a publication time more than 10 minutes after arrival counts as the arrival), whatever arrived first. NULL for an article that matched none, or was published before what it matched, which heads its cluster; a partial duplicate sharing little with the original of its link''s cluster links to it and heads a cluster of its own (cluster_head NULL).';
 
 COMMENT ON COLUMN public.articles.distance IS 'Hamming distance between this article''s simhash and duplicate_of''s.';
 
 COMMENT ON COLUMN public.articles.word_ratio IS 'Shared-word ratio with duplicate_of: |A ∩ B| / min(|A|, |B|).';
 
-COMMENT ON COLUMN public.articles.cluster_head IS 'The id of the cluster''s head (its earliest ingested member), NULL for the head itself (which may link to an article of another cluster: a partial duplicate that would drift from that cluster''s story); cluster_id is the same, the head''s own id included.';
+COMMENT ON COLUMN public.articles.cluster_head IS 'The id of the cluster''s head, NULL for the head itself (which may link to an article of another cluster: a partial duplicate that would drift from that cluster''s story). The head is the earliest ingested member, unless a member published before it arrived later: that one heads the cluster and the copies it holds link to it.';
 
-COMMENT ON COLUMN public.articles.cluster_id IS 'The cluster: the id of its head, the earliest ingested member, which every chain of duplicate_of links within it leads to. An article alone is its own cluster.';
+COMMENT ON COLUMN public.articles.cluster_id IS 'The cluster: the id of its head, which every chain of duplicate_of links within it leads to. An article alone is its own cluster.';
 
 COMMENT ON COLUMN public.articles.shingles IS 'Sampled character 5-grams of the normalised body (the high 32 bits of their xxhash64, 1 in 4 kept by hash), sorted: |A ∩ B| / min(|A|, |B|) estimates how much text two articles share.';
 
@@ -631,7 +631,7 @@ CREATE VIEW public.clusters AS
 
 COMMENT ON VIEW public.clusters IS 'One row per cluster of articles linked by matches (an article with no duplicate is a cluster of one): its head (the original), its size, when it was first and last seen, and which sources carried it.';
 
-COMMENT ON COLUMN public.clusters.cluster_id IS 'The id of the cluster''s head: its earliest ingested member.';
+COMMENT ON COLUMN public.clusters.cluster_id IS 'The id of the cluster''s head: its earliest published member that the others copy, or its earliest ingested.';
 
 COMMENT ON COLUMN public.clusters.size IS 'Articles in the cluster, the head included.';
 
@@ -702,7 +702,7 @@ CREATE VIEW public.duplicate_pairs AS
    FROM (public.articles d
      JOIN public.articles c ON ((c.id = d.duplicate_of)));
 
-COMMENT ON VIEW public.duplicate_pairs IS 'One row per duplicate article with the earlier article it was compared with and matched (its link): who copied whom, how closely, and how long after.';
+COMMENT ON VIEW public.duplicate_pairs IS 'One row per duplicate article with the article it links to: the earliest published article that holds its text, whatever arrived first — who copied whom, how closely, and how long after.';
 
 COMMENT ON COLUMN public.duplicate_pairs.status IS 'near_duplicate, exact_duplicate or partial_duplicate.';
 

@@ -55,6 +55,9 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	if err != nil {
 		return Verdict{}, err
 	}
+	if self == 0 && promotes(effectivePublished(in.PublishedAt, s.now()), d) {
+		l = Link{Status: StatusUnique} // it would head its match's cluster (ingest_promote.go)
+	}
 	v := verdictOf(newArticle(&in, fp, l), d.matches)
 	v.Candidates = candidates
 	if opts.SharedSentences {
