@@ -126,3 +126,48 @@ func TestLinksByPublication(t *testing.T) {
 		}
 	}
 }
+
+// TestPromotedHeadCorrectedAndRejudged: an original that arrived after its
+// copies, and so heads them, is corrected and judged again; it sees its
+// copies among the articles stored before it, and must not link to one of
+// its own (a circle): it keeps heading them.
+func TestPromotedHeadCorrectedAndRejudged(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 3))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	ingest := func(source string, a corpus.Article, at time.Time) service.Verdict {
+		t.Helper()
+		in := keyed(source, "k", a)
+		in.PublishedAt = at
+		v, err := svc.Ingest(ctx, in, svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	var copies []service.Verdict
+	for i := range 3 {
+		copies = append(copies, ingest(fmt.Sprintf("portal-%d", i), nv.Apply(rng, story, corpus.Light), t0.Add(time.Duration(i+1)*time.Hour)))
+	}
+	orig := ingest("cctv", story, t0)
+	corrected := story
+	corrected.Body += "\n更正：本文此前版本中的比分有误，现已更正。"
+	if v := ingest("cctv", corrected, t0); v.ID != orig.ID {
+		t.Fatalf("the correction is article %d, want the original %d corrected in place", v.ID, orig.ID)
+	}
+	if _, err := svc.Rejudge(ctx, orig.ID); err != nil {
+		t.Fatal(err)
+	}
+	if a := mustFind(t, svc, orig.ID); a.DuplicateOf != 0 || a.ClusterID != orig.ID {
+		t.Fatalf("the corrected original links to %d in cluster %d, want it heading its own", a.DuplicateOf, a.ClusterID)
+	}
+	for _, c := range copies {
+		if a := mustFind(t, svc, c.ID); a.DuplicateOf != orig.ID || a.ClusterID != orig.ID {
+			t.Errorf("copy %d links to %d in cluster %d, want the original %d", c.ID, a.DuplicateOf, a.ClusterID, orig.ID)
+		}
+	}
+}
