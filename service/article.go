@@ -79,6 +79,8 @@ type ArticleInput struct {
 	Source      string
 	URL         string
 	PublishedAt time.Time // the zero time means now
+
+	arrived bool // PublishedAt was zero and is the arrival time (rules_lineage.go)
 }
 
 // validate checks every field; requireID says whether external_id is

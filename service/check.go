@@ -30,7 +30,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		return Verdict{}, err
 	}
 	if in.PublishedAt.IsZero() {
-		in.PublishedAt = s.now()
+		in.PublishedAt, in.arrived = s.now(), true
 	}
 	var self int64
 	if in.ExternalID != "" {
@@ -55,7 +55,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	if err != nil {
 		return Verdict{}, err
 	}
-	if self == 0 && promotes(effectivePublished(in.PublishedAt, s.now()), d) {
+	if self == 0 && promotes(effectivePublished(in.PublishedAt, s.now()), in.arrived, d) {
 		l = Link{Status: StatusUnique} // it would head its match's cluster (ingest_promote.go)
 	}
 	v := verdictOf(newArticle(&in, fp, l), d.matches)

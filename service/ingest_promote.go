@@ -46,7 +46,9 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, in *ArticleInput, fp fi
 // published) when m is a near or exact duplicate of it published after
 // it and not a partial duplicate (whose link the partial rule chose).
 func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m Article, opts Options) (Link, bool) {
+	// An exact copy keeps its link to the text it has (earliestHolder).
 	if m.ID == h.ID || m.Status == StatusPartialDuplicate || m.FingerprintVersion != fp.Version ||
+		(m.Status == StatusExactDuplicate && m.ContentHash != fp.ContentHash) ||
 		!published.Before(effectivePublished(m.PublishedAt, m.IngestedAt)) || !inWindow(m.PublishedAt, h.PublishedAt, opts) {
 		return Link{}, false
 	}

@@ -11,7 +11,7 @@ import (
 // save runs saveTx until it does not collide with a concurrent writer.
 func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
 	if in.PublishedAt.IsZero() {
-		in.PublishedAt = s.now()
+		in.PublishedAt, in.arrived = s.now(), true
 	}
 	var v Verdict
 	err := s.withRetry(ctx, func(tx Tx) error {
@@ -75,7 +75,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 			return Verdict{}, err
 		}
 	}
-	if !replacing && promotes(effectivePublished(in.PublishedAt, s.now()), d) {
+	if !replacing && promotes(effectivePublished(in.PublishedAt, s.now()), in.arrived, d) {
 		a, err := s.saveAsHead(ctx, tx, in, fp, d, opts)
 		if err != nil {
 			return Verdict{}, err
@@ -185,7 +185,7 @@ func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts O
 func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 	for _, it := range g {
 		if it.in.PublishedAt.IsZero() {
-			it.in.PublishedAt = s.now()
+			it.in.PublishedAt, it.in.arrived = s.now(), true
 		}
 	}
 	return s.withRetry(ctx, func(tx Tx) error { return s.saveGroupTx(ctx, tx, g) })
@@ -236,7 +236,7 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 		return err
 	}
 	for i, it := range g {
-		if promotes(effectivePublished(it.in.PublishedAt, s.now()), decisions[i]) {
+		if promotes(effectivePublished(it.in.PublishedAt, s.now()), it.in.arrived, decisions[i]) {
 			// It heads the cluster of copies published after it (ingest_promote.go),
 			// which a group's single write does not do: store one by one.
 			return s.saveOneByOne(ctx, tx, g)

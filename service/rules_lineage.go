@@ -35,17 +35,19 @@ func effectivePublished(published, arrived time.Time) time.Time {
 }
 
 // earliestHolder is the match a copy links to among matches, sorted best
-// first by decide: the earliest published (effectivePublished) of the near
-// and exact ones, the best sorted first among equals; nil when none is
-// near or exact.
+// first by decide: the earliest published (effectivePublished) of its
+// exact copies, or when it has none, of its near duplicates, the best
+// sorted first among equals; nil when none is near or exact. An exact copy
+// of a repost links to the repost, whose text it has, not to the original
+// without the repost's lines.
 func earliestHolder(matches []Match) *Match {
 	var best *Match
 	for i := range matches {
 		m := &matches[i]
-		if m.partial {
+		if m.partial || (best != nil && best.exact && !m.exact) {
 			continue
 		}
-		if best == nil || m.published().Before(best.published()) {
+		if best == nil || (m.exact && !best.exact) || m.published().Before(best.published()) {
 			best = m
 		}
 	}
@@ -57,7 +59,9 @@ func (m *Match) published() time.Time { return effectivePublished(m.PublishedAt,
 
 // promotes reports whether an article published at published (its
 // effective time) heads the cluster of its decision's match rather than
-// link to it: its match is near or exact and was published after it.
-func promotes(published time.Time, d decision) bool {
-	return d.best != nil && !d.best.partial && published.Before(d.best.published())
+// link to it: its match is near or exact and was published after it. An
+// article sent without a publication time (arrived) never does: its time
+// is its arrival, after everything stored.
+func promotes(published time.Time, arrived bool, d decision) bool {
+	return !arrived && d.best != nil && !d.best.partial && published.Before(d.best.published())
 }

@@ -62,6 +62,7 @@ type config struct {
 	novelLimit    int
 	sweep         bool
 	driftOnly     bool
+	orderCheck    bool
 	workers       int
 	dictDir       string
 }
@@ -79,6 +80,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.novelLimit, "novel-limit", 0, "keep at most this many 围城 originals per band (0: all)")
 	fs.BoolVar(&cfg.sweep, "sweep", true, "sweep the fingerprint settings (false: the shipped one alone)")
 	fs.BoolVar(&cfg.driftOnly, "drift-only", false, "store the corpora, print the drift of their clusters (section 3c) and stop, writing no report: for iterating on how clusters form")
+	fs.BoolVar(&cfg.orderCheck, "order-check", false, "store the corpora in publication order and in reverse, print how many stored links and heads differ and stop, writing no report")
 	fs.IntVar(&cfg.workers, "workers", 2, "goroutines that fingerprint, and connections that check")
 	fs.StringVar(&cfg.dictDir, "dict", fingerprint.DefaultDictDir(), "the jieba dictionary folder")
 	if err := fs.Parse(args); err != nil {
@@ -126,6 +128,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	} else {
 		if cfg.databaseURL == "" {
 			return errors.New("the evaluation on real news needs a PostgreSQL server: set DATABASE_URL or -database-url")
+		}
+		if cfg.orderCheck {
+			return orderCheck(ctx, cfg, d, nc.Articles, stdout)
 		}
 		if ev.News, ev.Postgres, err = evaluateNews(ctx, cfg, d, nc.Articles, stdout); err != nil {
 			return err
