@@ -123,6 +123,20 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.keep_article_version() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF OLD.body IS DISTINCT FROM NEW.body OR OLD.title IS DISTINCT FROM NEW.title THEN
+        INSERT INTO article_versions (article_id, version, title, url, body, content_type, content_hash, published_at, stored_at)
+        SELECT OLD.id, coalesce(max(v.version), 0) + 1, OLD.title, OLD.url, OLD.body, OLD.content_type, OLD.content_hash,
+               OLD.published_at, coalesce(max(v.superseded_at), OLD.ingested_at)
+        FROM article_versions v WHERE v.article_id = OLD.id;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
@@ -238,6 +252,23 @@ CREATE TABLE public.article_search (
 );
 
 COMMENT ON TABLE public.article_search IS 'Each article''s headline as search reads it (search_text) and its search_keys, kept by triggers on articles, for the editors'' search box and GET /v1/search.';
+
+CREATE TABLE public.article_versions (
+    article_id bigint NOT NULL,
+    version integer NOT NULL,
+    title text NOT NULL,
+    url text NOT NULL,
+    body text NOT NULL,
+    content_type text NOT NULL,
+    content_hash bytea NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    stored_at timestamp with time zone NOT NULL,
+    superseded_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT article_versions_version_check CHECK ((version >= 1))
+);
+ALTER TABLE ONLY public.article_versions ALTER COLUMN body SET COMPRESSION lz4;
+
+COMMENT ON TABLE public.article_versions IS 'The earlier contents of articles sent again under their key with a new headline or text: version 1 is the first, the article row the latest; stored_at is when a version was stored, superseded_at when the next one replaced it.';
 
 CREATE TABLE public.articles (
     id bigint NOT NULL,
@@ -888,6 +919,9 @@ COMMENT ON COLUMN public.shared_sentence_pairs.other_coverage IS 'The share of o
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_pkey PRIMARY KEY (article_id);
 
+ALTER TABLE ONLY public.article_versions
+    ADD CONSTRAINT article_versions_pkey PRIMARY KEY (article_id, version);
+
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_pkey PRIMARY KEY (id);
 
@@ -1003,6 +1037,8 @@ CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING
 
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
+CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
+
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
 
 CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_delete();
@@ -1013,6 +1049,9 @@ CREATE TRIGGER cluster_listing_update AFTER UPDATE ON public.articles REFERENCIN
 
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.article_versions
+    ADD CONSTRAINT article_versions_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_cluster_head_fkey FOREIGN KEY (cluster_head) REFERENCES public.articles(id);

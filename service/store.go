@@ -46,6 +46,7 @@ type Reader interface {
 	JudgeReader
 	ArticleReader
 	UpgradeReader
+	VersionStore
 }
 
 // JudgeReader holds what judging an article reads: its stored copies and
