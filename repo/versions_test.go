@@ -3,6 +3,7 @@ package repo_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -69,5 +70,58 @@ func TestVersionsKept(t *testing.T) {
 	}
 	if _, err := svc.Versions(ctx, id); !errors.Is(err, service.ErrNotFound) {
 		t.Errorf("Versions of a deleted article: %v, want not found", err)
+	}
+}
+
+// TestCopiesCarryingACorrectedFact: an original copied eight times is
+// corrected (1比4 to 1比5): its cluster says when, what changed, and that
+// the eight copies still carry the old score; a copy made after does not.
+func TestCopiesCarryingACorrectedFact(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 5))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	old := corpus.Article{Title: story.Title, Body: "昨晚国足以1比4负于对手，主教练赛后表示将总结经验。\n" + story.Body}
+	fixed := corpus.Article{Title: story.Title, Body: strings.Replace(old.Body, "1比4", "1比5", 1)}
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	ingest := func(source string, a corpus.Article, at time.Time) service.Verdict {
+		t.Helper()
+		in := keyed(source, "k", a)
+		in.PublishedAt = at
+		v, err := svc.Ingest(ctx, in, svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	orig := ingest("cctv", old, t0)
+	var copies []int64
+	for i := range 8 {
+		copies = append(copies, ingest(fmt.Sprintf("portal-%d", i), old, t0.Add(time.Duration(i+1)*time.Minute)).ID)
+	}
+	if v := ingest("cctv", fixed, t0); v.ID != orig.ID {
+		t.Fatalf("the correction is article %d, want %d", v.ID, orig.ID)
+	}
+	later := ingest("portal-late", fixed, t0.Add(time.Hour))
+	view, err := svc.Cluster(ctx, orig.ClusterID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := svc.Corrections(ctx, view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.CorrectedAt.IsZero() || len(c.Passages) != 1 || !strings.Contains(c.Passages[0].Superseded, "1比4") || !strings.Contains(c.Passages[0].Corrected, "1比5") {
+		t.Fatalf("Corrections = %+v, want when and the score before and after", c)
+	}
+	for _, id := range copies {
+		if !c.Carriers[id] {
+			t.Errorf("copy %d of the old text is not listed as carrying it", id)
+		}
+	}
+	if c.Carriers[later.ID] || c.Carriers[orig.ID] || len(c.Carriers) != len(copies) {
+		t.Errorf("carriers %v, want the %d copies of the old text alone", c.Carriers, len(copies))
 	}
 }
