@@ -83,7 +83,11 @@ func (a *api) clusterResponse(c echo.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, clusterOf(v, diffs))
+	corr, err := a.svc.Corrections(ctx, v)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, clusterOf(v, diffs, corr))
 }
 
 // decisionRequest is the body of PUT /v1/clusters/{id}/kept and POST
@@ -182,6 +186,11 @@ type memberResponse struct {
 	Difference *differenceResponse `json:"difference"`
 	// Compilation: it holds most of the text of two stories or more.
 	Compilation bool `json:"compilation"`
+	// Credit: how it credits the article it links to; null when it links
+	// to none or was stored before credit was kept.
+	Credit *service.Credit `json:"credit"`
+	// CarriesSuperseded: it still holds text the original corrected.
+	CarriesSuperseded bool `json:"carries_superseded"`
 }
 
 type likenessResponse struct {
@@ -251,19 +260,22 @@ type keptArticleResponse struct {
 	Title      string `json:"title"`
 }
 
-func clusterOf(v service.ClusterView, diffs map[int64]service.Difference) clusterResponse {
+func clusterOf(v service.ClusterView, diffs map[int64]service.Difference, corr service.Corrections) clusterResponse {
 	r := clusterResponse{
 		ID:         v.ID,
 		Size:       v.Size,
 		Kept:       kept(v.Kept),
-		Original:   original(v.Original),
+		Original:   original(v.Original, corr),
 		KeepPolicy: keepPolicy(v.Policy),
 		Members:    make([]memberResponse, 0, len(v.Members)),
 		Decisions:  make([]decisionResponse, 0, len(v.Decisions)),
 	}
 	for _, m := range v.Members {
 		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID,
-			Compilation: v.Compilations[m.ID]}
+			Compilation: v.Compilations[m.ID], CarriesSuperseded: corr.Carriers[m.ID]}
+		if m.Credit != "" {
+			mr.Credit = &m.Credit
+		}
 		if l, ok := v.Likeness[m.ID]; ok {
 			mr.Likeness = &likenessResponse{Distance: l.Distance, WordRatio: ratio(l.WordRatio), Overlap: ratio(l.Overlap),
 				Coverage: ratio(l.Coverage), KeptCoverage: ratio(l.KeptCoverage)}

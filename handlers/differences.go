@@ -15,16 +15,34 @@ type originalResponse struct {
 	ID          int64  `json:"id"`
 	PublishedAt string `json:"published_at"`
 	Copies      int    `json:"copies"`
+	// CorrectedAt: when its latest earlier content was superseded; null
+	// when never corrected. Corrections: what that changed, side by side.
+	CorrectedAt *string              `json:"corrected_at"`
+	Corrections []correctionResponse `json:"corrections"`
 }
 
-func original(o service.Original) originalResponse {
-	return originalResponse{ID: o.ID, PublishedAt: timestamp(o.PublishedAt), Copies: o.Copies}
+type correctionResponse struct {
+	Superseded string `json:"superseded"`
+	Corrected  string `json:"corrected"`
+}
+
+func original(o service.Original, corr service.Corrections) originalResponse {
+	r := originalResponse{ID: o.ID, PublishedAt: timestamp(o.PublishedAt), Copies: o.Copies, Corrections: []correctionResponse{}}
+	if !corr.CorrectedAt.IsZero() {
+		t := timestamp(corr.CorrectedAt)
+		r.CorrectedAt = &t
+	}
+	for _, p := range corr.Passages {
+		r.Corrections = append(r.Corrections, correctionResponse{Superseded: p.Superseded, Corrected: p.Corrected})
+	}
+	return r
 }
 
 type differenceResponse struct {
 	Same              bool `json:"same"`
 	HeadlineChanged   bool `json:"headline_changed"`
 	BylineAdded       bool `json:"byline_added"`
+	BylineRemoved     bool `json:"byline_removed"`
 	BoilerplateAdded  int  `json:"boilerplate_added"`
 	FirstPercent      int  `json:"first_percent"`
 	ParagraphsDropped int  `json:"paragraphs_dropped"`
@@ -34,7 +52,7 @@ type differenceResponse struct {
 }
 
 func difference(d service.Difference) *differenceResponse {
-	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded,
+	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded, BylineRemoved: d.BylineRemoved,
 		BoilerplateAdded: d.BoilerplateAdded, FirstPercent: d.FirstPercent, ParagraphsDropped: d.ParagraphsDropped,
 		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits, Truncated: d.Truncated}
 }

@@ -163,6 +163,7 @@ func (a *api) routes(e *echo.Echo) {
 	get("/v1/articles/:id", a.findArticle)
 	get("/v1/articles/:id/duplicates", a.duplicates)
 	get("/v1/articles/:id/shared-sentences", a.sharedSentences)
+	get("/v1/articles/:id/versions", a.versions)
 	e.DELETE("/v1/articles/:id", a.deleteArticle)
 	e.POST("/v1/fingerprint", a.fingerprint)
 	e.POST("/v1/compare", a.compare)

@@ -82,7 +82,7 @@ func placeholders(from, n int) string {
 const articleColumns = `id, external_id, source, title, url, content_type, published_at, ingested_at,
 	simhash, fingerprint_version, words, content_hash, shingles,
 	status, coalesce(duplicate_of, 0), cluster_id, coalesce(distance, 0), coalesce(word_ratio, 0), coalesce(overlap, 0),
-	coalesce(coverage_this, 0), coalesce(coverage_that, 0)`
+	coalesce(coverage_this, 0), coalesce(coverage_that, 0), coalesce(credit, '')`
 
 func scanArticle(row pgx.Row) (service.Article, error) {
 	var (
@@ -92,13 +92,14 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 		hash                []byte
 		shingles            []int32
 		contentType, status string
+		credit              string
 		distance            int16
 		ratio, overlap      float32
 		covThis, covThat    float32
 	)
 	err := row.Scan(&a.ID, &a.ExternalID, &a.Source, &a.Title, &a.URL, &contentType, &a.PublishedAt, &a.IngestedAt,
 		&simhash, &a.FingerprintVersion, &words, &hash, &shingles,
-		&status, &a.DuplicateOf, &a.ClusterID, &distance, &ratio, &overlap, &covThis, &covThat)
+		&status, &a.DuplicateOf, &a.ClusterID, &distance, &ratio, &overlap, &covThis, &covThat, &credit)
 	if err != nil {
 		return a, err
 	}
@@ -107,6 +108,7 @@ func scanArticle(row pgx.Row) (service.Article, error) {
 	}
 	a.ContentType = service.ContentType(contentType)
 	a.Status = service.Status(status)
+	a.Credit = service.Credit(credit)
 	a.Simhash = uint64(simhash)
 	a.Words = wordSet(words)
 	a.ContentHash = [sha256.Size]byte(hash)

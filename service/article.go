@@ -79,6 +79,8 @@ type ArticleInput struct {
 	Source      string
 	URL         string
 	PublishedAt time.Time // the zero time means now
+
+	arrived bool // PublishedAt was zero and is the arrival time (rules_lineage.go)
 }
 
 // validate checks every field; requireID says whether external_id is
@@ -170,6 +172,9 @@ type Article struct {
 	ClusterID int64
 	// Similarity is to DuplicateOf, when the article links to one.
 	Similarity
+	// Credit is how it credits DuplicateOf (rules_credit.go); "" when it
+	// links to none, or was stored before credit was kept.
+	Credit Credit
 }
 
 // IsCanonical reports whether the article heads its cluster.

@@ -30,7 +30,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		return Verdict{}, err
 	}
 	if in.PublishedAt.IsZero() {
-		in.PublishedAt = s.now()
+		in.PublishedAt, in.arrived = s.now(), true
 	}
 	var self int64
 	if in.ExternalID != "" {
@@ -54,6 +54,9 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 	l, err := placedLink(ctx, s.store, 0, d, fp.Shingles) // cluster_id as an ingest would place it
 	if err != nil {
 		return Verdict{}, err
+	}
+	if self == 0 && promotes(effectivePublished(in.PublishedAt, s.now()), in.arrived, d) {
+		l = Link{Status: StatusUnique} // it would head its match's cluster (ingest_promote.go)
 	}
 	v := verdictOf(newArticle(&in, fp, l), d.matches)
 	v.Candidates = candidates

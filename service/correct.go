@@ -48,6 +48,9 @@ func (s *Service) correct(ctx context.Context, tx Tx, locks *clusterLocks, x Art
 	if err != nil {
 		return Verdict{}, false, err
 	}
+	if err := notIntoSubtree(ctx, tx, x, &d); err != nil {
+		return Verdict{}, false, err
+	}
 	if d.best != nil {
 		if err := lockMatch(ctx, tx, locks, d.best); err != nil {
 			return Verdict{}, false, err

@@ -136,6 +136,9 @@ func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Art
 	if err != nil {
 		return Link{}, err
 	}
+	if err := notIntoSubtree(ctx, tx, d, &dec); err != nil {
+		return Link{}, err
+	}
 	if dec.best != nil {
 		if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
 			return Link{}, err

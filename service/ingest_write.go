@@ -11,7 +11,7 @@ import (
 // save runs saveTx until it does not collide with a concurrent writer.
 func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
 	if in.PublishedAt.IsZero() {
-		in.PublishedAt = s.now()
+		in.PublishedAt, in.arrived = s.now(), true
 	}
 	var v Verdict
 	err := s.withRetry(ctx, func(tx Tx) error {
@@ -75,6 +75,15 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 			return Verdict{}, err
 		}
 	}
+	if !replacing && promotes(effectivePublished(in.PublishedAt, s.now()), in.arrived, d) {
+		a, err := s.saveAsHead(ctx, tx, in, fp, d, opts)
+		if err != nil {
+			return Verdict{}, err
+		}
+		v := verdictOf(a, d.matches)
+		v.Created, v.Candidates = true, candidates
+		return v, nil
+	}
 
 	l, err := placedLink(ctx, tx, existing.ID, d, fp.Shingles)
 	if err != nil {
@@ -87,6 +96,9 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		err = tx.Insert(ctx, &a, in.Body)
 	}
 	if err != nil {
+		return Verdict{}, err
+	}
+	if err := s.setCredits(ctx, tx, []*Article{&a}); err != nil {
 		return Verdict{}, err
 	}
 	v := verdictOf(a, d.matches)
@@ -173,7 +185,7 @@ func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts O
 func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 	for _, it := range g {
 		if it.in.PublishedAt.IsZero() {
-			it.in.PublishedAt = s.now()
+			it.in.PublishedAt, it.in.arrived = s.now(), true
 		}
 	}
 	return s.withRetry(ctx, func(tx Tx) error { return s.saveGroupTx(ctx, tx, g) })
@@ -183,7 +195,8 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 //
 //  1. lock every key and content of the group, in ascending order (known
 //     boilerplate left out, and confirmed in step 4: ingest_locks_boilerplate.go);
-//  2. if a key is stored already, store the group article by article;
+//  2. if a key is stored already, store the group article by article (as
+//     when an article was published before the copy it matches, step 3);
 //  3. find the stored copies and near duplicates of every article, and
 //     judge each against them and the articles before it in the group;
 //  4. look up the sentences of the articles that are no duplicate, and
@@ -222,6 +235,13 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 	if err != nil {
 		return err
 	}
+	for i, it := range g {
+		if promotes(effectivePublished(it.in.PublishedAt, s.now()), it.in.arrived, decisions[i]) {
+			// It heads the cluster of copies published after it (ingest_promote.go),
+			// which a group's single write does not do: store one by one.
+			return s.saveOneByOne(ctx, tx, g)
+		}
+	}
 	if err := checkGroupMatches(ctx, tx, decisions, ids); err != nil {
 		return err
 	}
@@ -247,6 +267,9 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error 
 		articles[i], bodies[i] = &a, it.in.Body
 	}
 	if err := tx.InsertMany(ctx, articles, bodies); err != nil {
+		return err
+	}
+	if err := s.setCredits(ctx, tx, articles); err != nil {
 		return err
 	}
 	for i, it := range g {

@@ -94,6 +94,26 @@ func TestDiffer(t *testing.T) {
 	}
 }
 
+// A byline the original had and the copy dropped is told from one added.
+func TestDifferBylineRemoved(t *testing.T) {
+	t.Parallel()
+	body := "国家防总决定启动洪水防御四级应急响应，派出工作组赴一线指导防汛工作。\n气象部门预计未来三天长江中下游仍有强降雨。"
+	for _, c := range []struct {
+		name     string
+		from, to string
+		want     Difference
+	}{
+		{"byline removed", "本报记者 李立\n" + body, body, Difference{BylineRemoved: true}},
+		{"credit removed", body + "\n来源：北京晚报", body, Difference{BylineRemoved: true}},
+		{"byline removed, promo added", "本报记者 李立\n" + body, body + "\n关注我们，获取更多资讯", Difference{BylineRemoved: true, BylineAdded: true}},
+		{"byline added", body, "【搜狐新闻】" + body, Difference{BylineAdded: true}},
+	} {
+		if got := Differ("标题", c.from, "标题", c.to); got != c.want {
+			t.Errorf("%s: Differ = %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestOriginalOf(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 11, 5, 7, 9, 0, 0, time.UTC)

@@ -15,6 +15,9 @@ type Difference struct {
 	// before the text or after it: a byline such as 【搜狐体育】, an
 	// editor's line such as （责任编辑：…）.
 	BylineAdded bool
+	// BylineRemoved: a short line of the original (a byline such as
+	// 本报记者 李立, a credit line) deleted before the text or after it.
+	BylineRemoved bool
 	// BoilerplateAdded is how many characters of longer text were added
 	// before or after the text: promotion, a disclaimer, links.
 	BoilerplateAdded int
@@ -86,6 +89,8 @@ func summarize(headlineChanged bool, diff TextDiff) Difference {
 			} else {
 				d.BoilerplateAdded += n
 			}
+		case r.Kind == DiffDelete && (atStart || atEnd) && n <= maxBylineRunes && isCreditLine(r.Text):
+			d.BylineRemoved = true
 		case r.Kind == DiffDelete && atEnd && endKnown && first >= 0 && 100*(utf8.RuneCountInString(r.Text)+fromRest) >= minTailPercent*fromRunes:
 			kept := fromRunes - utf8.RuneCountInString(r.Text) - fromRest
 			d.FirstPercent = min(max((100*kept+fromRunes/2)/max(fromRunes, 1), 1), 99)
@@ -111,7 +116,7 @@ func summarize(headlineChanged bool, diff TextDiff) Difference {
 			d.OtherEdits += fromRest
 		}
 	}
-	d.Same = !d.Truncated && !d.HeadlineChanged && !d.BylineAdded && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
+	d.Same = !d.Truncated && !d.HeadlineChanged && !d.BylineAdded && !d.BylineRemoved && d.BoilerplateAdded == 0 && d.FirstPercent == 0 &&
 		d.ParagraphsDropped == 0 && d.ParagraphsAdded == 0 && d.OtherEdits == 0
 	return d
 }
@@ -125,4 +130,11 @@ func visible(s string) int {
 		}
 	}
 	return n
+}
+
+// isCreditLine reports whether text is one line that credits a source or
+// names an author (rules_credit.go's lines, 责任编辑 among them).
+func isCreditLine(text string) bool {
+	text = strings.TrimSpace(text)
+	return !strings.Contains(text, "\n") && (len(sourceCredits(text)) > 0 || bylineRe.MatchString(text) || strings.Contains(text, "编辑"))
 }

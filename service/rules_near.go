@@ -70,10 +70,11 @@ func compareBool(a, b bool) int {
 // is within opts.MaxDistance bits and shares at least opts.MinOverlap of the
 // shorter text and opts.MinWordRatio of the words; a near duplicate when it
 // shares most of both texts too, else a partial duplicate with its coverage
-// (rules_near.go). An exact duplicate links to the first stored copy; a near
-// duplicate to its closest match (fewest differing bits, then most shared
-// text, then most shared words, then the earliest); a partial duplicate,
-// when no match is near, to its closest one.
+// (rules_near.go). A near or exact duplicate links to the earliest published
+// of its near and exact matches (rules_lineage.go), the closest among equals
+// (an exact copy, then fewest differing bits, most shared text, most shared
+// words, the earliest stored); a partial duplicate, when no match is near,
+// to its closest one. Matches are listed closest first.
 func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) decision {
 	seen := make(map[int64]bool, len(exact)+len(near))
 	var matches []Match
@@ -107,10 +108,12 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	})
 
 	// Exact copies sort first (distance 0, exact before near, then by id),
-	// partial ones last, so the best match is always the first.
+	// partial ones last; the best is the earliest published of the near and
+	// exact ones (rules_lineage.go), the first sorted among equals, else
+	// the first partial one.
 	d := decision{status: StatusUnique, matches: matches}
 	if len(matches) > 0 {
-		d.best = &matches[0]
+		d.best = cmp.Or(earliestHolder(matches), &matches[0])
 		switch {
 		case d.best.exact:
 			d.status = StatusExactDuplicate

@@ -25,5 +25,6 @@ func newMatch(fp fingerprint.Fingerprint, c Candidate, exact bool) Match {
 		contentHash: c.ContentHash,
 		clusterID:   c.ClusterID,
 		exact:       exact,
+		ingestedAt:  c.IngestedAt,
 	}
 }

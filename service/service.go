@@ -40,6 +40,7 @@ type Service struct {
 	// boilerplate is the boilerplate known, whose sentences take no
 	// lock; see ingest_locks_boilerplate.go
 	boilerplate knownBoilerplate
+	sources     map[string]SourceInfo // the known sources, for credit; see credit.go
 }
 
 // Setting changes how New builds a Service.

@@ -28,6 +28,7 @@ type Store interface {
 	SearchStore
 	OverviewStore
 	ListingStore
+	SourceStore
 	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
@@ -45,6 +46,7 @@ type Reader interface {
 	JudgeReader
 	ArticleReader
 	UpgradeReader
+	VersionStore
 }
 
 // JudgeReader holds what judging an article reads: its stored copies and
@@ -152,6 +154,7 @@ type Tx interface {
 	SplitUndoWriter
 	Locker
 	ArticleWriter
+	CreditWriter
 }
 
 // Locker takes a transaction's advisory locks (ingest_locks.go).

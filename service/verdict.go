@@ -74,7 +74,8 @@ type Match struct {
 	contentHash [sha256.Size]byte
 	clusterID   int64
 	exact       bool
-	partial     bool // a match, but not near (rules_near.go)
+	partial     bool      // a match, but not near (rules_near.go)
+	ingestedAt  time.Time // zero for an article of the group being stored
 }
 
 // decision is the dedup decision before it is stored.

@@ -40,6 +40,7 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 	if !cfg.SentenceIndex {
 		settings = append(settings, service.WithoutSentenceIndex())
 	}
+	settings = append(settings, service.WithSources(a.knownSources(ctx, cfg, store, log)))
 	svc, err := service.New(store, algorithm, cfg.Options, settings...)
 	if err == nil {
 		err = svc.SetKeepPolicy(service.KeepPolicy{Sources: cfg.KeepSources})
@@ -50,6 +51,27 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 		return nil, err
 	}
 	return &backend{svc: svc, store: store, releaseDict: releaseDict}, nil
+}
+
+// knownSources are the sources credit is judged with: DEDUP_SOURCES_FILE's,
+// written to the sources table, or the table's when it is unset. A
+// database that does not answer yet is logged, not fatal, as for the pool.
+func (a *app) knownSources(ctx context.Context, cfg Config, store *repo.Store, log *slog.Logger) []service.SourceInfo {
+	ctx, cancel := context.WithTimeout(ctx, cfg.DBConnectTimeout)
+	defer cancel()
+	if cfg.Sources != nil {
+		if err := store.ReplaceSources(ctx, cfg.Sources); err != nil {
+			log.Warn("DEDUP_SOURCES_FILE not written to the sources table", "err", err)
+		} else {
+			log.Info("sources loaded", "sources", len(cfg.Sources))
+		}
+		return cfg.Sources
+	}
+	sources, err := store.KnownSources(ctx)
+	if err != nil {
+		log.Warn("sources table not read: credit judged without source names", "err", err)
+	}
+	return sources
 }
 
 // close closes the pool, waiting for its connections to come back, then

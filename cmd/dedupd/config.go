@@ -8,6 +8,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -37,6 +38,9 @@ type Config struct {
 	Addr        string   // DEDUP_ADDR: host:port to listen on
 	APIKeys     []string // DEDUP_API_KEYS: none means the API is open
 	KeepSources []string // DEDUP_KEEP_SOURCES: the keep rule's preferred sources, best first
+	// Sources are DEDUP_SOURCES_FILE's: each source's owner and the names
+	// a credit uses for it; nil when it is unset.
+	Sources []service.SourceInfo
 	// UIIdleTimeout is DEDUP_UI_IDLE_TIMEOUT: an editors' page session
 	// unused this long ends.
 	UIIdleTimeout time.Duration
@@ -115,6 +119,9 @@ func settings() []setting {
 		{name: "DEDUP_KEEP_SOURCES", shown: "(none)",
 			meaning: "the keep rule's preferred sources, best first, comma-separated: of a cluster's members, those from the best-ranked source listed are kept before any other (docs/ui.md)",
 			read:    readKeepSources},
+		{name: "DEDUP_SOURCES_FILE", shown: "(none: the sources table as stored)",
+			meaning: "a file of known sources, one a line: the source, owner=OWNER when not the part before '-', the names a credit line uses for it, comma-separated (xinhua owner=xinhua 新华社,新华网); loaded into the sources table at start, and the credit of each copy is judged with them (docs/reporting.md)",
+			read:    readSourcesFile},
 		{name: "DEDUP_UI_IDLE_TIMEOUT", def: handlers.DefaultUIIdleTimeout.String(), shown: "1h",
 			meaning: "an editors' page session unused for this long ends (Go duration: 30m, 1h); every session ends 12 hours after signing in, and at once when the editor signs out",
 			read:    func(c *Config, v string) (err error) { c.UIIdleTimeout, err = duration(v, false); return err }},
@@ -321,6 +328,22 @@ func readKeepSources(c *Config, v string) error {
 		return fmt.Errorf("holds no source, only commas and blanks (%q); unset it for none", v)
 	}
 	return optionError(service.KeepPolicy{Sources: c.KeepSources}.Validate())
+}
+
+// readSourcesFile reads and checks DEDUP_SOURCES_FILE at start.
+func readSourcesFile(c *Config, v string) error {
+	f, err := os.Open(v)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if c.Sources, err = service.ParseSources(f); err != nil {
+		return fmt.Errorf("%s: %w", v, err)
+	}
+	if c.Sources == nil {
+		c.Sources = []service.SourceInfo{}
+	}
+	return nil
 }
 
 // bearerToken is RFC 6750's b64token: what may follow "Bearer ".

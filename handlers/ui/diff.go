@@ -86,6 +86,9 @@ func (l *locale) difference(d service.Difference) (string, error) {
 	if d.BylineAdded {
 		err = add("diff.byline")
 	}
+	if d.BylineRemoved && err == nil {
+		err = add("diff.byline_removed")
+	}
 	if d.HeadlineChanged && err == nil {
 		err = add("diff.headline")
 	}

@@ -230,6 +230,7 @@ type clusterView struct {
 	// Summaries say how each member differs from the original; Diff is the
 	// diff of two members (DiffFrom into DiffTo).
 	Summaries        map[int64]string
+	Corrections      service.Corrections // what the original corrected, and who still carries it
 	Diff             *diffView
 	DiffFrom, DiffTo int64
 	// Other are the articles outside the cluster that share sentences

@@ -531,6 +531,9 @@ func (p *page) differences(c echo.Context, v *clusterView) error {
 	if err != nil {
 		return err
 	}
+	if v.Corrections, err = p.svc.Corrections(ctx, view); err != nil {
+		return err
+	}
 	v.Summaries = make(map[int64]string, len(view.Members))
 	for _, m := range view.Members {
 		switch d, ok := diffs[m.ID]; {

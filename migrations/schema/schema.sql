@@ -170,6 +170,20 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.keep_article_version() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF OLD.body IS DISTINCT FROM NEW.body OR OLD.title IS DISTINCT FROM NEW.title THEN
+        INSERT INTO article_versions (article_id, version, title, url, body, content_type, content_hash, published_at, stored_at)
+        SELECT OLD.id, coalesce(max(v.version), 0) + 1, OLD.title, OLD.url, OLD.body, OLD.content_type, OLD.content_hash,
+               OLD.published_at, coalesce(max(v.superseded_at), OLD.ingested_at)
+        FROM article_versions v WHERE v.article_id = OLD.id;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
@@ -259,6 +273,24 @@ BEGIN
 END
 $$;
 
+CREATE TABLE public.sources (
+    source text NOT NULL,
+    owner text NOT NULL,
+    names text[] DEFAULT '{}'::text[] NOT NULL,
+    CONSTRAINT sources_owner_check CHECK (((char_length(owner) >= 1) AND (char_length(owner) <= 256))),
+    CONSTRAINT sources_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 256)))
+);
+
+COMMENT ON TABLE public.sources IS 'Each known source: its owner (sources of one owner do not copy each other) and the names its articles are credited by (来源：新华社), loaded from DEDUP_SOURCES_FILE at start.';
+
+COMMENT ON COLUMN public.sources.names IS 'The names a credit line (来源/转自/据…报道) or byline uses for the source, e.g. {新华社,新华网}.';
+
+CREATE FUNCTION public.source_owner(src text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN COALESCE((SELECT s.owner FROM public.sources s WHERE (s.source = source_owner.src)), NULLIF(split_part(src, '-'::text, 1), ''::text), src);
+
+COMMENT ON FUNCTION public.source_owner(src text) IS 'The owner of a source: from the sources table, else the part of its name before the first ''-'' (cctv-news: cctv), else the source itself.';
+
 CREATE FUNCTION public.truncate_sentences_of_articles() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -276,6 +308,23 @@ CREATE TABLE public.article_search (
 );
 
 COMMENT ON TABLE public.article_search IS 'Each article''s headline as search reads it (search_text) and its search_keys, kept by triggers on articles, for the editors'' search box and GET /v1/search.';
+
+CREATE TABLE public.article_versions (
+    article_id bigint NOT NULL,
+    version integer NOT NULL,
+    title text NOT NULL,
+    url text NOT NULL,
+    body text NOT NULL,
+    content_type text NOT NULL,
+    content_hash bytea NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    stored_at timestamp with time zone NOT NULL,
+    superseded_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT article_versions_version_check CHECK ((version >= 1))
+);
+ALTER TABLE ONLY public.article_versions ALTER COLUMN body SET COMPRESSION lz4;
+
+COMMENT ON TABLE public.article_versions IS 'The earlier contents of articles sent again under their key with a new headline or text: version 1 is the first, the article row the latest; stored_at is when a version was stored, superseded_at when the next one replaced it.';
 
 CREATE TABLE public.articles (
     id bigint NOT NULL,
@@ -312,11 +361,13 @@ CREATE TABLE public.articles (
     coverage_this real,
     coverage_that real,
     shingles_head integer[],
+    credit text,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
     CONSTRAINT articles_coverage_that_check CHECK (((coverage_that >= (0)::double precision) AND (coverage_that <= (1)::double precision))),
     CONSTRAINT articles_coverage_this_check CHECK (((coverage_this >= (0)::double precision) AND (coverage_this <= (1)::double precision))),
+    CONSTRAINT articles_credit_check CHECK ((credit = ANY (ARRAY['credited'::text, 'credits_other'::text, 'uncredited'::text]))),
     CONSTRAINT articles_duplicate_check CHECK (
 CASE status
     WHEN 'unique'::text THEN ((duplicate_of IS NULL) AND (distance IS NULL) AND (word_ratio IS NULL))
@@ -354,15 +405,15 @@ COMMENT ON COLUMN public.articles.words IS 'The word set: 64-bit hashes of the c
 
 COMMENT ON COLUMN public.articles.status IS 'unique, near_duplicate, exact_duplicate or partial_duplicate: the verdict on this article against the article it links to (unique: it links to none, and heads its cluster).';
 
-COMMENT ON COLUMN public.articles.duplicate_of IS 'The article this one links to: an article ingested before it that it was compared with and matched (exactly, or within distance and ratio). NULL for an article that matched none, which heads its cluster; a partial duplicate sharing little with the original of its link''s cluster links to it and heads a cluster of its own (cluster_head NULL).';
+COMMENT ON COLUMN public.articles.duplicate_of IS 'The article this one links to: of the articles it was compared with and matched (exactly, or within distance and ratio), the earliest published (a publication time more than 10 minutes after arrival counts as the arrival), whatever arrived first. NULL for an article that matched none, or was published before what it matched, which heads its cluster; a partial duplicate sharing little with the original of its link''s cluster links to it and heads a cluster of its own (cluster_head NULL).';
 
 COMMENT ON COLUMN public.articles.distance IS 'Hamming distance between this article''s simhash and duplicate_of''s.';
 
 COMMENT ON COLUMN public.articles.word_ratio IS 'Shared-word ratio with duplicate_of: |A ∩ B| / min(|A|, |B|).';
 
-COMMENT ON COLUMN public.articles.cluster_head IS 'The id of the cluster''s head (its earliest ingested member), NULL for the head itself (which may link to an article of another cluster: a partial duplicate that would drift from that cluster''s story); cluster_id is the same, the head''s own id included.';
+COMMENT ON COLUMN public.articles.cluster_head IS 'The id of the cluster''s head, NULL for the head itself (which may link to an article of another cluster: a partial duplicate that would drift from that cluster''s story). The head is the earliest ingested member, unless a member published before it arrived later: that one heads the cluster and the copies it holds link to it.';
 
-COMMENT ON COLUMN public.articles.cluster_id IS 'The cluster: the id of its head, the earliest ingested member, which every chain of duplicate_of links within it leads to. An article alone is its own cluster.';
+COMMENT ON COLUMN public.articles.cluster_id IS 'The cluster: the id of its head, which every chain of duplicate_of links within it leads to. An article alone is its own cluster.';
 
 COMMENT ON COLUMN public.articles.shingles IS 'Sampled character 5-grams of the normalised body (the high 32 bits of their xxhash64, 1 in 4 kept by hash), sorted: |A ∩ B| / min(|A|, |B|) estimates how much text two articles share.';
 
@@ -377,6 +428,8 @@ COMMENT ON COLUMN public.articles.coverage_this IS 'For a partial duplicate: the
 COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the share of duplicate_of found in this article, the larger of two measures: its indexed sentences (by length) found here, and its text (sampled character 5-grams, boilerplate sentences left out) found here.';
 
 COMMENT ON COLUMN public.articles.shingles_head IS 'The first 4,096 of shingles (the smallest, in their unsigned order) when it has more, NULL otherwise: what the keep rule reads of a long article (set by the trigger articles_shingles_head; migration 00025).';
+
+COMMENT ON COLUMN public.articles.credit IS 'How this copy credits the article it links to: credited (a credit line or byline names its source or author), credits_other (credits a third source), uncredited (none, or the original''s byline or credit removed). NULL for an article that links to none, or stored before migration 00035.';
 
 ALTER TABLE public.articles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.articles_id_seq
@@ -683,7 +736,7 @@ CREATE VIEW public.clusters AS
 
 COMMENT ON VIEW public.clusters IS 'One row per cluster of articles linked by matches (an article with no duplicate is a cluster of one): its head (the original), its size, when it was first and last seen, and which sources carried it.';
 
-COMMENT ON COLUMN public.clusters.cluster_id IS 'The id of the cluster''s head: its earliest ingested member.';
+COMMENT ON COLUMN public.clusters.cluster_id IS 'The id of the cluster''s head: its earliest published member that the others copy, or its earliest ingested.';
 
 COMMENT ON COLUMN public.clusters.size IS 'Articles in the cluster, the head included.';
 
@@ -692,6 +745,25 @@ COMMENT ON COLUMN public.clusters.duplicates IS 'size - 1: the exact, near and p
 COMMENT ON COLUMN public.clusters.sources IS 'The distinct sources of the cluster''s articles, sorted.';
 
 COMMENT ON COLUMN public.clusters.partial_duplicates IS 'Members that copy part of an article of the cluster (or hold most of one): excerpts, copies in another site''s dress, expansions.';
+
+CREATE VIEW public.copy_credits AS
+ SELECT d.id AS article_id,
+    d.source AS article_source,
+    public.source_owner(d.source) AS article_owner,
+    d.external_id AS article_external_id,
+    d.published_at AS article_published_at,
+    d.credit,
+    o.id AS original_id,
+    o.source AS original_source,
+    public.source_owner(o.source) AS original_owner,
+    o.external_id AS original_external_id,
+    o.published_at AS original_published_at,
+    d.cluster_id
+   FROM (public.articles d
+     JOIN public.articles o ON ((o.id = d.duplicate_of)))
+  WHERE (d.credit IS NOT NULL);
+
+COMMENT ON VIEW public.copy_credits IS 'One row per copy whose credit is known, with the article it links to and both owners (source_owner): who copied whom, and whether the copy said so. Count by original_owner and credit for a desk''s report.';
 
 CREATE VIEW public.daily_duplicate_rate AS
  SELECT ((articles.published_at AT TIME ZONE 'UTC'::text))::date AS day,
@@ -735,7 +807,7 @@ CREATE VIEW public.duplicate_pairs AS
    FROM (public.articles d
      JOIN public.articles c ON ((c.id = d.duplicate_of)));
 
-COMMENT ON VIEW public.duplicate_pairs IS 'One row per duplicate article with the earlier article it was compared with and matched (its link): who copied whom, how closely, and how long after.';
+COMMENT ON VIEW public.duplicate_pairs IS 'One row per duplicate article with the article it links to: the earliest published article that holds its text, whatever arrived first — who copied whom, how closely, and how long after.';
 
 COMMENT ON COLUMN public.duplicate_pairs.status IS 'near_duplicate, exact_duplicate or partial_duplicate.';
 
@@ -941,6 +1013,9 @@ COMMENT ON COLUMN public.shared_sentence_pairs.other_coverage IS 'The share of o
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_pkey PRIMARY KEY (article_id);
 
+ALTER TABLE ONLY public.article_versions
+    ADD CONSTRAINT article_versions_pkey PRIMARY KEY (article_id, version);
+
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_pkey PRIMARY KEY (id);
 
@@ -976,6 +1051,9 @@ ALTER TABLE ONLY public.separations
 
 ALTER TABLE ONLY public.service_secrets
     ADD CONSTRAINT service_secrets_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY public.sources
+    ADD CONSTRAINT sources_pkey PRIMARY KEY (source);
 
 CREATE INDEX article_search_keys_idx ON public.article_search USING gin (keys);
 
@@ -1071,6 +1149,8 @@ CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING
 
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
+CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
+
 CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
@@ -1085,6 +1165,9 @@ CREATE TRIGGER sentence_partitions_changed AFTER INSERT OR DELETE OR UPDATE OR T
 
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.article_versions
+    ADD CONSTRAINT article_versions_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_cluster_head_fkey FOREIGN KEY (cluster_head) REFERENCES public.articles(id);

@@ -35,6 +35,7 @@ type server struct {
 	URL string // http://127.0.0.1:port
 
 	serverURL, dbName string
+	dbURL             string // the scratch database
 	srv               *http.Server
 	store             *repo.Store
 	done              chan error
@@ -56,6 +57,7 @@ func startServer(ctx context.Context, serverURL, prefix string, dict *fingerprin
 	fail := func(err error) (*server, error) {
 		return nil, errors.Join(err, s.dropDatabase())
 	}
+	s.dbURL = dbURL
 	if err := dbtest.MigrateUp(ctx, dbURL); err != nil {
 		return fail(fmt.Errorf("migrate %s: %w", s.dbName, err))
 	}

@@ -1,0 +1,173 @@
+package repo_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// TestLinksByPublication stores an original and its copies — exact copies,
+// reposts with a portal's lines, a retitled one — in publication order and
+// in shuffled orders, one at a time and in batches: each time every copy
+// links to the original, the original heads the cluster, and
+// duplicate_pairs says the same rows, whatever arrived first.
+func TestLinksByPublication(t *testing.T) {
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 2))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	type item struct {
+		source string
+		a      corpus.Article
+		at     time.Time
+	}
+	items := []item{{"cctv", story, t0}}
+	for i, a := range []corpus.Article{story, story, nv.Apply(rng, story, corpus.Light), nv.Apply(rng, story, corpus.Light),
+		nv.Apply(rng, story, corpus.HeadlineChanged), {Title: story.Title, Body: "【搜狐新闻】" + story.Body + "\n（责任编辑：王芳）"}} {
+		items = append(items, item{fmt.Sprintf("portal-%d", i), a, t0.Add(time.Duration(i+1) * 10 * time.Minute)})
+	}
+
+	run := func(t *testing.T, order []int, batch bool) []string {
+		t.Helper()
+		st := newStore(t, 4)
+		svc := newService(t, st)
+		ctx := context.Background()
+		in := func(i int) service.ArticleInput {
+			a := keyed(items[i].source, "k", items[i].a)
+			a.PublishedAt = items[i].at
+			return a
+		}
+		if batch {
+			var b []service.BatchItem
+			for _, i := range order {
+				b = append(b, service.BatchItem{Article: in(i), Options: svc.Defaults()})
+			}
+			rs, err := svc.IngestBatch(ctx, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if r.Err != nil {
+					t.Fatal(r.Err)
+				}
+			}
+		} else {
+			for _, i := range order {
+				if _, err := svc.Ingest(ctx, in(i), svc.Defaults()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		rows, err := st.Pool().Query(ctx, `
+			SELECT a.source, a.status, coalesce(o.source, '-'), coalesce(a.distance, -1), coalesce(round(a.overlap::numeric, 4), -1),
+			       (SELECT h.source FROM articles h WHERE h.id = a.cluster_id)
+			FROM articles a LEFT JOIN articles o ON o.id = a.duplicate_of ORDER BY a.source`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			var src, status, of, head string
+			var dist int
+			var overlap float64
+			if err := rows.Scan(&src, &status, &of, &dist, &overlap, &head); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%s %s of %s (%d bits, %.4f) in %s's cluster", src, status, of, dist, overlap, head))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		var dp []string
+		prows, err := st.Pool().Query(ctx, `SELECT article_source || ' copied ' || original_source || ' ' || (published_after >= interval '0')::text FROM duplicate_pairs ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for prows.Next() {
+			var s string
+			if err := prows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			dp = append(dp, s)
+		}
+		return append(got, dp...)
+	}
+
+	inOrder := []int{0, 1, 2, 3, 4, 5, 6}
+	want := run(t, inOrder, false)
+	for _, line := range want[:len(items)] {
+		if !strings.HasPrefix(line, "cctv ") && !strings.Contains(line, "of cctv ") {
+			t.Fatalf("in publication order: %s, want every copy linked to the original", line)
+		}
+		if !strings.HasSuffix(line, "in cctv's cluster") {
+			t.Fatalf("in publication order: %s, want the original's cluster", line)
+		}
+	}
+	reverse := slices.Clone(inOrder)
+	slices.Reverse(reverse)
+	orders := [][]int{reverse}
+	for range 3 {
+		o := slices.Clone(inOrder)
+		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+		orders = append(orders, o)
+	}
+	for _, o := range orders {
+		for _, batch := range []bool{false, true} {
+			if got := run(t, o, batch); !slices.Equal(got, want) {
+				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+}
+
+// TestPromotedHeadCorrectedAndRejudged: an original that arrived after its
+// copies, and so heads them, is corrected and judged again; it sees its
+// copies among the articles stored before it, and must not link to one of
+// its own (a circle): it keeps heading them.
+func TestPromotedHeadCorrectedAndRejudged(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 3))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	ingest := func(source string, a corpus.Article, at time.Time) service.Verdict {
+		t.Helper()
+		in := keyed(source, "k", a)
+		in.PublishedAt = at
+		v, err := svc.Ingest(ctx, in, svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	var copies []service.Verdict
+	for i := range 3 {
+		copies = append(copies, ingest(fmt.Sprintf("portal-%d", i), nv.Apply(rng, story, corpus.Light), t0.Add(time.Duration(i+1)*time.Hour)))
+	}
+	orig := ingest("cctv", story, t0)
+	corrected := story
+	corrected.Body += "\n更正：本文此前版本中的比分有误，现已更正。"
+	if v := ingest("cctv", corrected, t0); v.ID != orig.ID {
+		t.Fatalf("the correction is article %d, want the original %d corrected in place", v.ID, orig.ID)
+	}
+	if _, err := svc.Rejudge(ctx, orig.ID); err != nil {
+		t.Fatal(err)
+	}
+	if a := mustFind(t, svc, orig.ID); a.DuplicateOf != 0 || a.ClusterID != orig.ID {
+		t.Fatalf("the corrected original links to %d in cluster %d, want it heading its own", a.DuplicateOf, a.ClusterID)
+	}
+	for _, c := range copies {
+		if a := mustFind(t, svc, c.ID); a.DuplicateOf != orig.ID || a.ClusterID != orig.ID {
+			t.Errorf("copy %d links to %d in cluster %d, want the original %d", c.ID, a.DuplicateOf, a.ClusterID, orig.ID)
+		}
+	}
+}
