@@ -137,6 +137,23 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.record_copy_event() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO copy_events (article_id, article_source, article_owner, original_id, original_source,
+                             original_owner, credit, cluster_id)
+    SELECT NEW.id, NEW.source, source_owner(NEW.source), o.id, o.source, source_owner(o.source),
+           NEW.credit, NEW.cluster_id
+    FROM articles o
+    WHERE o.id = NEW.duplicate_of
+    ON CONFLICT ON CONSTRAINT copy_events_article_original_key DO NOTHING;
+    RETURN NULL;
+END
+$$;
+
+COMMENT ON FUNCTION public.record_copy_event() IS 'Writes the outbox row of a copy whose credit was just stored; a copy already told about its original is not told again.';
+
 CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
@@ -691,6 +708,33 @@ CREATE VIEW public.copy_credits AS
 
 COMMENT ON VIEW public.copy_credits IS 'One row per copy whose credit is known, with the article it links to and both owners (source_owner): who copied whom, and whether the copy said so. Count by original_owner and credit for a desk''s report.';
 
+CREATE TABLE public.copy_events (
+    id bigint NOT NULL,
+    article_id bigint NOT NULL,
+    article_source text NOT NULL,
+    article_owner text NOT NULL,
+    original_id bigint NOT NULL,
+    original_source text NOT NULL,
+    original_owner text NOT NULL,
+    credit text NOT NULL,
+    cluster_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    fanned_out_at timestamp with time zone
+);
+
+COMMENT ON TABLE public.copy_events IS 'The outbox: one row per copy (article_id) of another article (original_id), written by a trigger in the transaction that stores the copy''s credit. No foreign keys: an alert outlives a deleted article.';
+
+COMMENT ON COLUMN public.copy_events.fanned_out_at IS 'When the delivery worker matched the event against the subscriptions and queued its deliveries; NULL until then.';
+
+ALTER TABLE public.copy_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.copy_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE VIEW public.daily_duplicate_rate AS
  SELECT ((articles.published_at AT TIME ZONE 'UTC'::text))::date AS day,
     articles.source,
@@ -916,6 +960,27 @@ COMMENT ON COLUMN public.shared_sentence_pairs.article_coverage IS 'The share of
 
 COMMENT ON COLUMN public.shared_sentence_pairs.other_coverage IS 'The share of other_id''s indexed sentences (by length) found in article_id.';
 
+CREATE TABLE public.webhook_deliveries (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    event_id bigint NOT NULL,
+    subscription text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone,
+    gave_up_at timestamp with time zone,
+    last_status integer,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE public.webhook_deliveries IS 'One event to one subscription. id is the delivery id (X-Newsdedup-Delivery): the same on every attempt, so a receiver can de-duplicate.';
+
+COMMENT ON COLUMN public.webhook_deliveries.attempts IS 'Attempts claimed so far, the one in flight included.';
+
+COMMENT ON COLUMN public.webhook_deliveries.next_attempt_at IS 'When the delivery is due; a worker that claims it moves it a lease ahead, so that a worker killed mid-delivery leaves it to another once the lease ends.';
+
+COMMENT ON COLUMN public.webhook_deliveries.gave_up_at IS 'When the worker stopped retrying (too many attempts, or the subscription is no longer configured).';
+
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_pkey PRIMARY KEY (article_id);
 
@@ -930,6 +995,12 @@ ALTER TABLE ONLY public.articles
 
 ALTER TABLE ONLY public.cluster_listing
     ADD CONSTRAINT cluster_listing_pkey PRIMARY KEY (cluster_id);
+
+ALTER TABLE ONLY public.copy_events
+    ADD CONSTRAINT copy_events_article_original_key UNIQUE (article_id, original_id);
+
+ALTER TABLE ONLY public.copy_events
+    ADD CONSTRAINT copy_events_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.editor_decisions
     ADD CONSTRAINT editor_decisions_pkey PRIMARY KEY (id);
@@ -954,6 +1025,12 @@ ALTER TABLE ONLY public.service_secrets
 
 ALTER TABLE ONLY public.sources
     ADD CONSTRAINT sources_pkey PRIMARY KEY (source);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_event_subscription_key UNIQUE (event_id, subscription);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 
 CREATE INDEX article_search_keys_idx ON public.article_search USING gin (keys);
 
@@ -1003,6 +1080,8 @@ CREATE INDEX cluster_listing_sources_idx ON public.cluster_listing USING gin (so
 
 CREATE INDEX cluster_listing_statuses_idx ON public.cluster_listing USING gin (statuses);
 
+CREATE INDEX copy_events_pending_idx ON public.copy_events USING btree (id) WHERE (fanned_out_at IS NULL);
+
 CREATE INDEX editor_decisions_article_id_idx ON public.editor_decisions USING btree (article_id) WHERE (article_id IS NOT NULL);
 
 CREATE INDEX editor_decisions_cluster_id_idx ON public.editor_decisions USING btree (cluster_id);
@@ -1031,9 +1110,15 @@ CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash)
 
 CREATE INDEX separations_b_idx ON public.separations USING btree (b);
 
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (gave_up_at IS NULL));
+
 CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_insert();
 
 CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_update();
+
+CREATE TRIGGER articles_copy_event_insert AFTER INSERT ON public.articles FOR EACH ROW WHEN (((new.credit IS NOT NULL) AND (new.duplicate_of IS NOT NULL))) EXECUTE FUNCTION public.record_copy_event();
+
+CREATE TRIGGER articles_copy_event_update AFTER UPDATE OF credit, duplicate_of ON public.articles FOR EACH ROW WHEN (((new.credit IS NOT NULL) AND (new.duplicate_of IS NOT NULL) AND ((old.credit IS DISTINCT FROM new.credit) OR (old.duplicate_of IS DISTINCT FROM new.duplicate_of)))) EXECUTE FUNCTION public.record_copy_event();
 
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
@@ -1076,3 +1161,6 @@ ALTER TABLE ONLY public.separations
 
 ALTER TABLE ONLY public.separations
     ADD CONSTRAINT separations_decision_id_fkey FOREIGN KEY (decision_id) REFERENCES public.editor_decisions(id);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.copy_events(id) ON DELETE CASCADE;
