@@ -180,6 +180,7 @@ func (a *api) routes(e *echo.Echo) {
 	get("/v1/search", a.search)
 	get("/v1/sources", a.sources)
 	get("/v1/overview", a.overview)
+	get("/v1/sources/:source/copies", a.copies)
 	get("/v1/webhooks/deliveries", a.deliveries)
 
 	get("/healthz", a.healthz)

@@ -1,0 +1,158 @@
+package handlers_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/newsdedup/newsdedup/handlers"
+)
+
+const otherBody = "国家航天局宣布，新一代载人飞船试验船成功返回，着陆场区天气良好，返回舱外观完好。专家表示，此次试验验证了多项关键技术，为后续任务奠定了坚实基础。"
+
+const copiedBody = "北京市今日发布新一轮促进消费政策，涵盖汽车、家电、餐饮等多个领域，预计带动消费超过百亿元。市商务局负责人表示，政策将持续到年底，并根据效果适时调整。"
+
+// copiesServer stores a bjwb story and its copies: by bjwb-app (its own
+// section) 10 minutes after, sohu 30 minutes after, toutiao 2 hours after,
+// and a story of xinhua's copied by sohu.
+func copiesServer(t *testing.T) *server {
+	t.Helper()
+	s := newServer(t)
+	for _, c := range []struct{ source, key, title, body, at string }{
+		{"bjwb", "a1", "促消费新政出台", copiedBody, "2026-06-18T08:00:00+08:00"},
+		{"bjwb-app", "b1", "促消费新政出台", copiedBody, "2026-06-18T08:10:00+08:00"},
+		{"sohu", "s1", "促消费新政出台", copiedBody, "2026-06-18T08:30:00+08:00"},
+		{"toutiao", "t1", "促消费新政出台", copiedBody, "2026-06-18T10:00:00+08:00"},
+		{"xinhua", "x1", "另一条新闻", otherBody, "2026-06-18T09:00:00+08:00"},
+		{"sohu", "s2", "另一条新闻", otherBody, "2026-06-18T09:20:00+08:00"},
+	} {
+		a := article(c.key, c.title, c.body)
+		a["source"], a["published_at"] = c.source, c.at
+		s.ingest(t, a, http.StatusCreated)
+	}
+	return s
+}
+
+type copiesBody struct {
+	BySource []struct {
+		Source             string  `json:"source"`
+		SameOwner          bool    `json:"same_owner"`
+		Copies             int     `json:"copies"`
+		MedianDelaySeconds float64 `json:"median_delay_seconds"`
+	} `json:"by_source"`
+	Copies []struct {
+		Copy struct {
+			Source string `json:"source"`
+		} `json:"copy"`
+		Original struct {
+			Source string `json:"source"`
+		} `json:"original"`
+		Credit       string  `json:"credit"`
+		DelaySeconds float64 `json:"delay_seconds"`
+		ClusterID    int64   `json:"cluster_id"`
+	} `json:"copies"`
+	OwnCopies []struct {
+		Copy struct {
+			Source string `json:"source"`
+		} `json:"copy"`
+	} `json:"own_copies"`
+}
+
+// TestCopies: bjwb's report lists sohu's and toutiao's copies with their
+// delays, bjwb-app's apart as its own section's, and not xinhua's story;
+// the same as CSV (Accept: text/csv, a BOM, read back with encoding/csv)
+// and as .xlsx (read back with excelize).
+func TestCopies(t *testing.T) {
+	s := copiesServer(t)
+	const q = "?from=2026-06-18&to=2026-06-18"
+	r := s.get(t, "/v1/sources/bjwb/copies"+q)
+	wantStatus(t, "copies", r, http.StatusOK)
+	b := decode[copiesBody](t, r)
+	delays := map[string]float64{}
+	for _, c := range b.Copies {
+		if c.Original.Source != "bjwb" || c.Credit == "" || c.ClusterID == 0 {
+			t.Errorf("copy %+v: want a credited-or-not copy of bjwb's in a cluster", c)
+		}
+		delays[c.Copy.Source] = c.DelaySeconds
+	}
+	if len(b.Copies) != 2 || delays["sohu"] != 1800 || delays["toutiao"] != 7200 {
+		t.Errorf("copies %+v, want sohu after 1800 s and toutiao after 7200 s", b.Copies)
+	}
+	if len(b.OwnCopies) != 1 || b.OwnCopies[0].Copy.Source != "bjwb-app" {
+		t.Errorf("own copies %+v, want bjwb-app's alone", b.OwnCopies)
+	}
+	if len(b.BySource) != 3 {
+		t.Errorf("by source %+v, want bjwb-app, sohu, toutiao", b.BySource)
+	}
+	for _, n := range b.BySource {
+		if n.SameOwner != (n.Source == "bjwb-app") || n.Copies != 1 {
+			t.Errorf("by source %+v: one copy each, same owner only for bjwb-app", n)
+		}
+	}
+	// The period filters: the day before holds none.
+	if b := decode[copiesBody](t, s.get(t, "/v1/sources/bjwb/copies?from=2026-06-17&to=2026-06-17")); len(b.Copies)+len(b.OwnCopies) != 0 {
+		t.Errorf("the day before: %+v, want none", b)
+	}
+	wantError(t, "bad credit", s.get(t, "/v1/sources/bjwb/copies?credit=maybe"), http.StatusUnprocessableEntity, "invalid_argument")
+
+	// CSV.
+	r = s.do(t, request{method: http.MethodGet, path: "/v1/sources/bjwb/copies" + q, header: http.Header{"Accept": {"text/csv"}}})
+	wantStatus(t, "csv", r, http.StatusOK)
+	if !bytes.HasPrefix(r.body, []byte("\xEF\xBB\xBF")) {
+		t.Fatalf("csv does not begin with a BOM: %q", r.body[:min(len(r.body), 16)])
+	}
+	recs, err := csv.NewReader(bytes.NewReader(r.body[3:])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCopiesTable(t, "csv", recs)
+
+	// xlsx.
+	r = s.get(t, "/v1/sources/bjwb/copies"+q+"&format=xlsx")
+	wantStatus(t, "xlsx", r, http.StatusOK)
+	f, err := excelize.OpenReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Sheet1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCopiesTable(t, "xlsx", rows)
+}
+
+// checkCopiesTable checks an export of bjwb's copies: the header, three
+// copies, each with its title in Chinese, a delay in minutes and its own
+// section's copy marked.
+func checkCopiesTable(t *testing.T, what string, rows [][]string) {
+	t.Helper()
+	if len(rows) != 4 {
+		t.Fatalf("%s: %d rows, want a header and 3 copies: %q", what, len(rows), rows)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if len(col) != len(handlers.CopiesHeader) {
+		t.Fatalf("%s: header %q, want %q", what, rows[0], handlers.CopiesHeader)
+	}
+	delays := map[string]string{}
+	for _, row := range rows[1:] {
+		src := row[col["copy_source"]]
+		delays[src] = row[col["delay_minutes"]]
+		if row[col["copy_title"]] != "促消费新政出台" || row[col["original_source"]] != "bjwb" {
+			t.Errorf("%s: row %q: want bjwb's story", what, row)
+		}
+		if same, _ := strconv.ParseBool(row[col["same_owner"]]); same != (src == "bjwb-app") {
+			t.Errorf("%s: row %q: same_owner %v", what, row, same)
+		}
+	}
+	if delays["bjwb-app"] != "10" || delays["sohu"] != "30" || delays["toutiao"] != "120" {
+		t.Errorf("%s: delays in minutes %v, want bjwb-app 10, sohu 30, toutiao 120", what, delays)
+	}
+}
