@@ -28,3 +28,6 @@ GRANT SELECT (id, source, external_id, title, url, content_type, published_at, i
 -- Where each sentence is and how long; its text is in the body.
 GRANT SELECT (article_id, position, start_char, end_char, runes, text_hash, simhash)
     ON sentences TO newsdedup_analyst;
+-- Who copied whom, credited or not, and the alerts sent of it (migrations
+-- 00035, 00040, 00041); source_owner() reads sources as the caller.
+GRANT SELECT ON sources, copy_credits, desk_copies, copy_events, webhook_deliveries TO newsdedup_analyst;

@@ -753,6 +753,29 @@ COMMENT ON COLUMN public.daily_duplicate_rate.day IS 'The day the articles were 
 
 COMMENT ON COLUMN public.daily_duplicate_rate.duplicate_rate IS '(near_duplicates + exact_duplicates + partial_duplicates) / articles, 0–1.';
 
+CREATE VIEW public.desk_copies AS
+ SELECT d.id AS copy_id,
+    d.source AS copy_source,
+    public.source_owner(d.source) AS copy_owner,
+    d.title AS copy_title,
+    d.url AS copy_url,
+    d.published_at AS copy_published_at,
+    d.credit,
+    (public.source_owner(d.source) = public.source_owner(o.source)) AS same_owner,
+    (d.published_at - o.published_at) AS delay,
+    o.id AS original_id,
+    o.source AS original_source,
+    public.source_owner(o.source) AS original_owner,
+    o.title AS original_title,
+    o.url AS original_url,
+    o.published_at AS original_published_at,
+    d.cluster_id
+   FROM (public.articles d
+     JOIN public.articles o ON ((o.id = d.duplicate_of)))
+  WHERE (d.status <> 'unique'::text);
+
+COMMENT ON VIEW public.desk_copies IS 'One row per copy with the article it links to: who copied whose story, how long after (delay), credited or not (credit, NULL before migration 00035), and same_owner for copies between one owner''s sources. Filter on copy_published_at to use the index of duplicates by publication.';
+
 CREATE VIEW public.duplicate_pairs AS
  SELECT d.id AS article_id,
     d.source AS article_source,
