@@ -33,7 +33,10 @@
 //	                            (ingest_locks_cluster.go), the articles
 //	                            written: where an article is stored, in its
 //	                            match's cluster or, drifting, its own
-//	                            (ingest_drift.go)
+//	                            (ingest_drift.go); an article published
+//	                            before its match heads it instead
+//	                            (ingest_promote.go); each copy's credit
+//	                            (ingest_credit.go, credit.go)
 //	commit   service.go         withRetry commits, or runs it again after a
 //	                            conflict between concurrent writers
 //
@@ -48,14 +51,18 @@
 // (rules_partial.go, rules_sentences.go), similarity (rules_similarity.go),
 // the member a cluster keeps (rules_keep.go), a cluster's original
 // (rules_original.go), the partial duplicate that heads a cluster of its
-// own rather than drift from its match's (rules_drift.go), and the order they apply in
+// own rather than drift from its match's (rules_drift.go), which match a
+// copy links to by publication (rules_lineage.go), how a copy credits its
+// original (rules_credit.go), and the order they apply in
 // (rules_verdict.go). Judging one article, a group, or stored articles again
 // reads what they ask for and hands it to them.
 //
 // # The editors
 //
 // editorial*.go: a cluster's view, the list of clusters, keep and reset,
-// split, side by side; sessions.go, the editors' sessions.
+// split, side by side, what its original corrected and who still carries
+// it (editorial_corrections.go); versions.go, an article's earlier
+// contents; sessions.go, the editors' sessions.
 //
 // Measurements and the alternatives tried live in docs/design-notes.md
 // ("service"), not above the code.

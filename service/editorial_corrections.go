@@ -84,7 +84,8 @@ func (s *Service) Corrections(ctx context.Context, v ClusterView) (Corrections, 
 // correctedPassages are the passages that turn old into new, each with
 // correctionContext characters of the text around it on both sides: what
 // a copy of old still holds, and what the correction reads. Only changes
-// within the text count (an added correction note carries no old fact).
+// within the text count, an insertion too (a copy lacks it); one at its
+// start or end (an added correction note) carries no old fact.
 func correctedPassages(old, new string) []CorrectedPassage {
 	runs := Diff(old, new)
 	var out []CorrectedPassage
@@ -101,7 +102,7 @@ func correctedPassages(old, new string) []CorrectedPassage {
 				ins.WriteString(runs[j].Text)
 			}
 		}
-		if i == 0 || j == len(runs) || del.Len() == 0 { // at an edge, or nothing superseded
+		if i == 0 || j == len(runs) { // at an edge: a note added, a line dropped
 			i = j
 			continue
 		}

@@ -34,6 +34,8 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, in *ArticleInput, fp fi
 	for _, m := range members {
 		if l, ok := promotedLink(a, fp, published, m, opts); ok {
 			ls = append(ls, l)
+		} else if m.ID == d.best.ID && d.best.partial {
+			ls = append(ls, partialLink(a, fp, *d.best, m))
 		}
 	}
 	if err := tx.RelinkMany(ctx, ls); err != nil {
@@ -61,6 +63,18 @@ func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m 
 		status = StatusExactDuplicate
 	}
 	return Link{ID: m.ID, Status: status, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}, true
+}
+
+// partialLink is the link of m, the head of its cluster and the partial
+// duplicate match of new head h, to h: the same measures, each side's
+// coverage seen from m; placed by the drift rule against h, its new
+// cluster's original, it may head its own cluster still.
+func partialLink(h Article, fp fingerprint.Fingerprint, best Match, m Article) Link {
+	sim := best.Similarity
+	sim.Coverage = Coverage{This: best.Coverage.That, That: best.Coverage.This}
+	l := Link{ID: m.ID, Status: StatusPartialDuplicate, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}
+	place(&l, m.Shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
+	return l
 }
 
 // recredit classifies again the credit of each relinked article against

@@ -77,11 +77,9 @@ func sourceCredits(body string) []string {
 func bylineNames(body string) []string {
 	var out []string
 	for _, m := range bylineRe.FindAllStringSubmatch(body, -1) {
-		for _, n := range strings.FieldsFunc(m[1], func(r rune) bool {
+		out = append(out, strings.FieldsFunc(m[1], func(r rune) bool {
 			return r == ' ' || r == '、' || r == '，' || r == ',' || r == '\t' || r == '\u3000'
-		}) {
-			out = append(out, n)
-		}
+		})...)
 	}
 	return out
 }

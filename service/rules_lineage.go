@@ -59,9 +59,10 @@ func (m *Match) published() time.Time { return effectivePublished(m.PublishedAt,
 
 // promotes reports whether an article published at published (its
 // effective time) heads the cluster of its decision's match rather than
-// link to it: its match is near or exact and was published after it. An
-// article sent without a publication time (arrived) never does: its time
-// is its arrival, after everything stored.
+// link to it: its match was published after it, and is a near or exact
+// duplicate, or a partial one that heads its cluster (an excerpt stored
+// alone before its original). An article sent without a publication time
+// (arrived) never does: its time is its arrival, after everything stored.
 func promotes(published time.Time, arrived bool, d decision) bool {
-	return !arrived && d.best != nil && !d.best.partial && published.Before(d.best.published())
+	return !arrived && d.best != nil && (!d.best.partial || d.best.clusterID == d.best.ID) && published.Before(d.best.published())
 }

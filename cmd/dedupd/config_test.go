@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -331,6 +332,30 @@ func TestAlgorithm(t *testing.T) {
 		}
 		if got := c.algorithm(nil).Version(); got != want {
 			t.Errorf("DEDUP_ALGORITHM=%s: algorithm version = %d, want %d", name, got, want)
+		}
+	}
+}
+
+// TestLoadConfigSourcesFile reads DEDUP_SOURCES_FILE at start, and refuses
+// a missing file or one that lists a source twice, naming the line.
+func TestLoadConfigSourcesFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "sources")
+	if err := os.WriteFile(good, []byte("# known\nxinhua owner=xinhua 新华社,新华网\ncctv-news 央视新闻\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(envFrom(map[string]string{"DEDUP_SOURCES_FILE": good}))
+	if err != nil || len(c.Sources) != 2 || c.Sources[1].Owner != "cctv" || len(c.Sources[0].Names) != 2 {
+		t.Fatalf("loadConfig(DEDUP_SOURCES_FILE) = %+v, %v; want its two sources", c.Sources, err)
+	}
+	twice := filepath.Join(dir, "twice")
+	if err := os.WriteFile(twice, []byte("a 甲\na 乙\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{twice, filepath.Join(dir, "missing")} {
+		if _, err := loadConfig(envFrom(map[string]string{"DEDUP_SOURCES_FILE": path})); err == nil || !strings.Contains(err.Error(), "DEDUP_SOURCES_FILE") {
+			t.Errorf("loadConfig(DEDUP_SOURCES_FILE=%s) error = %v, want one naming the variable", path, err)
 		}
 	}
 }

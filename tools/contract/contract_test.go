@@ -50,6 +50,9 @@ var story = strings.Join([]string{
 	"分析人士指出，当前物价总体保持温和上涨态势，全年物价调控目标有望顺利实现。",
 }, "\n")
 
+// correctedStory is the story corrected: one figure changed.
+var correctedStory = strings.Replace(story, "百分之四点五", "百分之四点六", 1)
+
 func firstLines(text string, n int) string {
 	return strings.Join(strings.Split(text, "\n")[:n], "\n")
 }
@@ -91,6 +94,10 @@ func TestResponsesMatchTheContract(t *testing.T) {
 		{name: "by key", method: "GET", path: "/v1/articles?source=test&external_id=c", want: 200},
 		{name: "duplicates", method: "GET", path: "/v1/articles/1/duplicates", want: 200},
 		{name: "shared sentences", method: "GET", path: "/v1/articles/1/shared-sentences?limit=10", want: 200},
+		{name: "versions", method: "GET", path: "/v1/articles/1/versions", want: 200},
+		{name: "correction", method: "POST", path: "/v1/articles", body: art("a", "十月份居民消费价格同比上涨", correctedStory), want: 201},
+		{name: "corrected versions", method: "GET", path: "/v1/articles/1/versions", want: 200},
+		{name: "versions of none", method: "GET", path: "/v1/articles/999999/versions", want: 404},
 		{name: "cluster", method: "GET", path: "/v1/clusters/1", want: 200},
 		{name: "other coverage", method: "GET", path: "/v1/clusters/1/other-coverage", want: 200},
 		{name: "other coverage of no cluster", method: "GET", path: "/v1/clusters/999999/other-coverage", want: 404},
