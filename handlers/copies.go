@@ -10,6 +10,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
 	"github.com/newsdedup/newsdedup/handlers/queryparam"
+	"github.com/newsdedup/newsdedup/handlers/tables"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -114,7 +115,7 @@ func copyOut(c service.Copy) copyResponse {
 // (Accept: text/csv, or format=csv|xlsx), every copy up to
 // service.MaxExportRows.
 func (a *api) copies(c echo.Context) error {
-	format, err := downloadFormat(c)
+	format, err := tables.FormatOf(c)
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func (a *api) copies(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if format != formatJSON {
+	if format != tables.JSON {
 		return a.exportCopies(c, format, cq)
 	}
 	r, err := a.svc.Copies(c.Request().Context(), cq)
@@ -156,43 +157,12 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// CopiesHeader is the header row of the copies export.
-var CopiesHeader = []string{"copy_id", "copy_source", "copy_title", "copy_url", "copy_published_at",
-	"credit", "same_owner", "delay_minutes", "original_id", "original_source", "original_title",
-	"original_url", "original_published_at", "cluster_id"}
-
-// exportCopies streams the copies as a download. The table starts with
-// the first row, so that a query that fails before it is answered as an
-// error rather than a cut file.
+// exportCopies streams the copies as a download.
 func (a *api) exportCopies(c echo.Context, format string, cq service.CopiesQuery) error {
-	var t *table
-	start := func() (err error) {
-		name := "copies-" + strings.Join(append(append([]string(nil), cq.Sources...), cq.Owners...), "_")
-		t, err = newTable(c, format, name, CopiesHeader)
-		return err
+	sent, err := tables.Copies(c, format, a.svc, cq, a.zone)
+	if err != nil && sent {
+		a.log.Warn("copies export cut off", "err", err, "request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+		return nil // the status is sent: the client sees a short file
 	}
-	ts := func(x time.Time) string { return x.In(a.zone).Format(time.DateTime) }
-	_, err := a.svc.EachCopy(c.Request().Context(), cq, func(x service.Copy) error {
-		if t == nil {
-			if err := start(); err != nil {
-				return err
-			}
-		}
-		return t.Row(x.CopyID, x.CopySource, x.CopyTitle, x.CopyURL, ts(x.CopyPublishedAt), string(x.Credit),
-			x.SameOwner, int64(x.Delay().Minutes()), x.OriginalID, x.OriginalSource, x.OriginalTitle,
-			x.OriginalURL, ts(x.OriginalPublishedAt), x.ClusterID)
-	})
-	if err != nil {
-		if t != nil {
-			a.log.Warn("copies export cut off", "err", err, "request_id", c.Response().Header().Get(echo.HeaderXRequestID))
-			return nil // the status is sent: the client sees a short file
-		}
-		return err
-	}
-	if t == nil {
-		if err := start(); err != nil {
-			return err
-		}
-	}
-	return t.Close()
+	return err
 }

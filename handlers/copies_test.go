@@ -9,7 +9,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/newsdedup/newsdedup/handlers"
+	"github.com/newsdedup/newsdedup/handlers/tables"
 )
 
 const otherBody = "国家航天局宣布，新一代载人飞船试验船成功返回，着陆场区天气良好，返回舱外观完好。专家表示，此次试验验证了多项关键技术，为后续任务奠定了坚实基础。"
@@ -138,8 +138,8 @@ func checkCopiesTable(t *testing.T, what string, rows [][]string) {
 	for i, h := range rows[0] {
 		col[h] = i
 	}
-	if len(col) != len(handlers.CopiesHeader) {
-		t.Fatalf("%s: header %q, want %q", what, rows[0], handlers.CopiesHeader)
+	if len(col) != len(tables.CopiesHeader) {
+		t.Fatalf("%s: header %q, want %q", what, rows[0], tables.CopiesHeader)
 	}
 	delays := map[string]string{}
 	for _, row := range rows[1:] {

@@ -1,4 +1,7 @@
-package handlers
+// Package tables writes a list as a download: CSV (UTF-8 with a BOM, so
+// that Excel reads Chinese right) as the rows come, or an .xlsx sheet
+// (excelize's stream writer). The API and the editors' page share it.
+package tables
 
 import (
 	"bufio"
@@ -16,17 +19,17 @@ import (
 
 // The download formats of a list.
 const (
-	formatJSON = ""
-	formatCSV  = "csv"
-	formatXLSX = "xlsx"
+	JSON = ""
+	CSV  = "csv"
+	XLSX = "xlsx"
 
 	mimeCSV  = "text/csv"
 	mimeXLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 )
 
-// downloadFormat is what a list is asked for as: ?format=csv|xlsx, else
+// FormatOf is what a list is asked for as: ?format=csv|xlsx, else
 // Accept: text/csv (or the xlsx type), else JSON.
-func downloadFormat(c echo.Context) (string, error) {
+func FormatOf(c echo.Context) (string, error) {
 	switch f := c.QueryParam("format"); f {
 	case "csv", "xlsx":
 		return f, nil
@@ -41,18 +44,18 @@ func downloadFormat(c echo.Context) (string, error) {
 		}
 		switch t {
 		case mimeCSV:
-			return formatCSV, nil
+			return CSV, nil
 		case mimeXLSX:
-			return formatXLSX, nil
+			return XLSX, nil
 		}
 	}
-	return formatJSON, nil
+	return JSON, nil
 }
 
-// table writes a list as a download, row by row: CSV as the rows come
+// Table writes a list as a download, row by row: CSV as the rows come
 // (UTF-8 with a BOM, so that Excel reads Chinese right), or one .xlsx
 // sheet through excelize's stream writer, sent when it is closed.
-type table struct {
+type Table struct {
 	format string
 	w      *bufio.Writer
 	csv    *csv.Writer
@@ -62,19 +65,19 @@ type table struct {
 	resp   *echo.Response
 }
 
-// newTable starts a download named name (without extension) with header.
-func newTable(c echo.Context, format, name string, header []string) (*table, error) {
-	t := &table{format: format, resp: c.Response()}
+// New starts a download named name (without extension) with header.
+func New(c echo.Context, format, name string, header []string) (*Table, error) {
+	t := &Table{format: format, resp: c.Response()}
 	h := t.resp.Header()
 	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s.%s"`, name, format))
 	switch format {
-	case formatCSV:
+	case CSV:
 		h.Set(echo.HeaderContentType, mimeCSV+"; charset=utf-8")
 		t.resp.WriteHeader(http.StatusOK)
 		t.w = bufio.NewWriterSize(t.resp, 32<<10)
 		t.w.WriteString("\uFEFF")
 		t.csv = csv.NewWriter(t.w)
-	case formatXLSX:
+	case XLSX:
 		t.xlsx = excelize.NewFile()
 		sw, err := t.xlsx.NewStreamWriter("Sheet1")
 		if err != nil {
@@ -91,7 +94,7 @@ func newTable(c echo.Context, format, name string, header []string) (*table, err
 
 // Row writes one row; cells are strings, integers, floats or times
 // already formatted by the caller as strings.
-func (t *table) Row(cells ...any) error {
+func (t *Table) Row(cells ...any) error {
 	t.rows++
 	if t.csv != nil {
 		rec := make([]string, len(cells))
@@ -109,7 +112,7 @@ func (t *table) Row(cells ...any) error {
 
 // Close finishes the download. A CSV's rows are already on their way; an
 // .xlsx is written now.
-func (t *table) Close() error {
+func (t *Table) Close() error {
 	if t.csv != nil {
 		t.csv.Flush()
 		if err := t.csv.Error(); err != nil {
