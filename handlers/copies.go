@@ -3,60 +3,14 @@ package handlers
 import (
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
-	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/handlers/tables"
 	"github.com/newsdedup/newsdedup/service"
 )
-
-// copiesQuery reads GET /v1/sources/{source}/copies's query: the source
-// ("desk" for DEDUP_DESK_SOURCES), group=owner for all its owner's
-// sources, from, to, credit, limit.
-func (a *api) copiesQuery(c echo.Context) (service.CopiesQuery, error) {
-	q := c.QueryParams()
-	if err := queryparam.Once(q, "from", "to", "credit", "group", "limit", "format"); err != nil {
-		return service.CopiesQuery{}, err
-	}
-	var cq service.CopiesQuery
-	src := c.Param("source")
-	switch {
-	case src == "desk":
-		cq.Sources = a.svc.DeskSources()
-		if len(cq.Sources) == 0 {
-			return cq, service.Invalid("source", "DEDUP_DESK_SOURCES names no source: name one")
-		}
-	default:
-		cq.Sources = strings.Split(src, ",")
-	}
-	switch q.Get("group") {
-	case "":
-	case "owner":
-		cq.Owners, cq.Sources = cq.Sources, nil
-	default:
-		return cq, service.Invalid("group", "must be owner, not %q", q.Get("group"))
-	}
-	var err error
-	if cq.From, err = clusterquery.Time(q.Get("from"), "from", false, a.zone); err != nil {
-		return cq, err
-	}
-	if cq.To, err = clusterquery.Time(q.Get("to"), "to", true, a.zone); err != nil {
-		return cq, err
-	}
-	cq.Credit = service.Credit(q.Get("credit"))
-	limit, ok, err := queryparam.Int(q, "limit", 1, service.MaxCopiesLimit)
-	if err != nil {
-		return cq, err
-	}
-	if ok {
-		cq.Limit = int(limit)
-	}
-	return cq, nil
-}
 
 type copiesResponse struct {
 	Sources   []string            `json:"sources"`
@@ -119,7 +73,7 @@ func (a *api) copies(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cq, err := a.copiesQuery(c)
+	cq, err := clusterquery.Copies(c.QueryParams(), c.Param("source"), a.svc.DeskSources(), a.zone)
 	if err != nil {
 		return err
 	}

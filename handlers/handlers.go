@@ -146,7 +146,7 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	)
 	a.routes(e)
 	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger,
-		IdleTimeout: cfg.UIIdleTimeout, Location: a.zone}); err != nil {
+		IdleTimeout: cfg.UIIdleTimeout, Location: a.zone, Deliveries: cfg.Webhooks}); err != nil {
 		return nil, err
 	}
 	m.knownRoutes(e)

@@ -78,13 +78,6 @@ func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) 
 	return q, nil
 }
 
-// Time reads parameter name's value v as from and to are read: an RFC 3339
-// time or a date in loc, a date that ends a range meaning the end of that
-// day (end).
-func Time(v, name string, end bool, loc *time.Location) (time.Time, error) {
-	return queryTime(v, name, end, loc)
-}
-
 // queryTime reads an RFC 3339 time or a date; a date that ends a range
 // means the end of that day.
 func queryTime(v, name string, end bool, loc *time.Location) (time.Time, error) {

@@ -27,7 +27,7 @@ type views struct {
 }
 
 // pageNames are the pages, each a template of its own.
-var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "error"}
+var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "copies", "error"}
 
 // funcs are the templates' functions that speak no language.
 var funcs = template.FuncMap{
@@ -37,6 +37,7 @@ var funcs = template.FuncMap{
 	"join":       func(s []string) string { return strings.Join(s, ", ") },
 	"clusterURL": func(id int64) string { return fmt.Sprintf("/ui/clusters/%d", id) },
 	"memberURL":  memberURL,
+	"delay":      delay,
 	"compareURL": func(cluster, member int64) string {
 		return fmt.Sprintf("/ui/clusters/%d?with=%d#side", cluster, member)
 	},
