@@ -156,3 +156,61 @@ func checkCopiesTable(t *testing.T, what string, rows [][]string) {
 		t.Errorf("%s: delays in minutes %v, want bjwb-app 10, sohu 30, toutiao 120", what, delays)
 	}
 }
+
+// TestClustersExport: GET /v1/clusters as CSV and .xlsx holds the
+// clusters the JSON list holds, with its filters, read back by a CSV
+// parser and excelize.
+func TestClustersExport(t *testing.T) {
+	s := copiesServer(t)
+	for _, filter := range []string{"", "?source=xinhua"} {
+		list := decode[struct {
+			Clusters []struct {
+				ID   int64 `json:"id"`
+				Size int   `json:"size"`
+			} `json:"clusters"`
+		}](t, s.get(t, "/v1/clusters"+filter))
+		want := map[string]string{}
+		for _, c := range list.Clusters {
+			want[strconv.FormatInt(c.ID, 10)] = strconv.Itoa(c.Size)
+		}
+		if len(want) == 0 {
+			t.Fatalf("%q: no clusters listed", filter)
+		}
+		r := s.do(t, request{method: http.MethodGet, path: "/v1/clusters" + filter, header: http.Header{"Accept": {"text/csv"}}})
+		wantStatus(t, "clusters csv", r, http.StatusOK)
+		body, ok := bytes.CutPrefix(r.body, []byte("\xEF\xBB\xBF"))
+		if !ok {
+			t.Fatal("clusters csv without a BOM")
+		}
+		recs, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sep := "?"
+		if filter != "" {
+			sep = "&"
+		}
+		r = s.get(t, "/v1/clusters"+filter+sep+"format=xlsx")
+		wantStatus(t, "clusters xlsx", r, http.StatusOK)
+		f, err := excelize.OpenReader(bytes.NewReader(r.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := f.GetRows("Sheet1")
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, table := range map[string][][]string{"csv": recs, "xlsx": rows} {
+			if len(table) != len(want)+1 || table[0][0] != "cluster_id" || table[0][5] != "size" {
+				t.Errorf("%q %s: %q, want a header and %d clusters", filter, what, table, len(want))
+				continue
+			}
+			for _, row := range table[1:] {
+				if want[row[0]] != row[5] {
+					t.Errorf("%q %s: cluster %s of size %s, want %v", filter, what, row[0], row[5], want)
+				}
+			}
+		}
+	}
+}
