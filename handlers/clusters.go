@@ -100,6 +100,12 @@ func (a *api) clusterResponse(c echo.Context, id int64) error {
 	if err != nil {
 		return err
 	}
+	if format, err := tables.FormatOf(c); err != nil || format != tables.JSON {
+		if err != nil {
+			return err
+		}
+		return tables.Members(c, format, v, diffs, a.zone)
+	}
 	corr, err := a.svc.Corrections(ctx, v)
 	if err != nil {
 		return err

@@ -214,3 +214,60 @@ func TestClustersExport(t *testing.T) {
 		}
 	}
 }
+
+// TestMembersExport: a cluster's members as CSV and .xlsx, each with its
+// credit and difference columns as the JSON cluster gives them.
+func TestMembersExport(t *testing.T) {
+	s := copiesServer(t)
+	cl := decode[struct {
+		Members []struct {
+			ID     int64  `json:"id"`
+			Source string `json:"source"`
+			Credit string `json:"credit"`
+		} `json:"members"`
+	}](t, s.get(t, "/v1/clusters/1"))
+	if len(cl.Members) != 4 {
+		t.Fatalf("cluster 1 has %d members, want 4", len(cl.Members))
+	}
+	want := map[string]string{}
+	for _, m := range cl.Members {
+		want[strconv.FormatInt(m.ID, 10)] = m.Source + "/" + m.Credit
+	}
+	r := s.do(t, request{method: http.MethodGet, path: "/v1/clusters/1", header: http.Header{"Accept": {"text/csv"}}})
+	wantStatus(t, "members csv", r, http.StatusOK)
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(r.body, []byte("\xEF\xBB\xBF")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = s.get(t, "/v1/clusters/1?format=xlsx")
+	wantStatus(t, "members xlsx", r, http.StatusOK)
+	f, err := excelize.OpenReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.GetRows("Sheet1")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, table := range map[string][][]string{"csv": recs, "xlsx": rows} {
+		if len(table) != 5 || table[0][10] != "credit" || table[0][11] != "same_as_original" {
+			t.Fatalf("%s: %q, want a header and 4 members", what, table)
+		}
+		for _, row := range table[1:] {
+			if got := row[1] + "/" + safe(row, 10); got != want[row[0]] {
+				t.Errorf("%s: member %s is %q, want %q", what, row[0], got, want[row[0]])
+			}
+			if row[0] != "1" && (len(row) != len(table[0]) || row[11] == "") {
+				t.Errorf("%s: copy %s has no difference columns: %q", what, row[0], row)
+			}
+		}
+	}
+}
+
+func safe(row []string, i int) string {
+	if i < len(row) {
+		return row[i]
+	}
+	return ""
+}
