@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"net/http"
+	"net/url"
 	"strconv"
 	"testing"
 
@@ -270,4 +271,59 @@ func safe(row []string, i int) string {
 		return row[i]
 	}
 	return ""
+}
+
+// TestDecisionLog: two editors' decisions in two clusters are listed
+// across clusters, by editor, and read back from CSV and .xlsx.
+func TestDecisionLog(t *testing.T) {
+	s := copiesServer(t)
+	clusters := decode[struct {
+		Clusters []struct {
+			ID int64 `json:"id"`
+		} `json:"clusters"`
+	}](t, s.get(t, "/v1/clusters")).Clusters
+	if len(clusters) != 2 {
+		t.Fatalf("clusters %v, want 2", clusters)
+	}
+	for i, c := range clusters {
+		id := c.ID
+		r := s.do(t, request{method: http.MethodPut, path: "/v1/clusters/" + strconv.FormatInt(id, 10) + "/kept",
+			body: bytes.NewReader(jsonBytes(t, map[string]any{"article_id": id, "editor": []string{"王芳", "李明"}[i], "note": "首发"}))})
+		wantStatus(t, "keep", r, http.StatusOK)
+	}
+	type logBody struct {
+		Decisions []struct {
+			Editor    string `json:"editor"`
+			ClusterID int64  `json:"cluster_id"`
+		} `json:"decisions"`
+	}
+	all := decode[logBody](t, s.get(t, "/v1/decisions"))
+	if len(all.Decisions) != 2 || all.Decisions[0].Editor != "李明" {
+		t.Errorf("decisions %+v, want both, the latest (李明's) first", all.Decisions)
+	}
+	if one := decode[logBody](t, s.get(t, "/v1/decisions?editor="+url.QueryEscape("王芳"))); len(one.Decisions) != 1 || one.Decisions[0].Editor != "王芳" {
+		t.Errorf("王芳's decisions %+v, want one", one.Decisions)
+	}
+	r := s.do(t, request{method: http.MethodGet, path: "/v1/decisions", header: http.Header{"Accept": {"text/csv"}}})
+	wantStatus(t, "decisions csv", r, http.StatusOK)
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(r.body, []byte("\xEF\xBB\xBF")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = s.get(t, "/v1/decisions?format=xlsx")
+	wantStatus(t, "decisions xlsx", r, http.StatusOK)
+	f, err := excelize.OpenReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.GetRows("Sheet1")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, table := range map[string][][]string{"csv": recs, "xlsx": rows} {
+		if len(table) != 3 || table[0][2] != "editor" || table[1][2] != "李明" || table[2][2] != "王芳" || table[1][8] != "首发" {
+			t.Errorf("%s: %q, want a header, 李明's and 王芳's decisions with their notes", what, table)
+		}
+	}
 }

@@ -182,6 +182,7 @@ func (a *api) routes(e *echo.Echo) {
 	get("/v1/overview", a.overview)
 	get("/v1/sources/:source/copies", a.copies)
 	get("/v1/webhooks/deliveries", a.deliveries)
+	get("/v1/decisions", a.decisionLog)
 
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)

@@ -30,6 +30,7 @@ type Store interface {
 	ListingStore
 	SourceStore
 	CopyReader
+	DecisionLogReader
 	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.

@@ -78,6 +78,13 @@ func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) 
 	return q, nil
 }
 
+// Time reads a from or to parameter as the list's are read: an RFC 3339
+// time or a date in loc; a date that ends a range (end) means the end of
+// that day.
+func Time(v, name string, end bool, loc *time.Location) (time.Time, error) {
+	return queryTime(v, name, end, loc)
+}
+
 // queryTime reads an RFC 3339 time or a date; a date that ends a range
 // means the end of that day.
 func queryTime(v, name string, end bool, loc *time.Location) (time.Time, error) {
