@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -325,5 +326,41 @@ func TestDecisionLog(t *testing.T) {
 		if len(table) != 3 || table[0][2] != "editor" || table[1][2] != "李明" || table[2][2] != "王芳" || table[1][8] != "首发" {
 			t.Errorf("%s: %q, want a header, 李明's and 王芳's decisions with their notes", what, table)
 		}
+	}
+}
+
+// TestOverviewOwnSections: in the last 24 hours, sina-sports copied two
+// stories of its own owner's sections and sohu one of another outlet's;
+// sohu tops the sources that copy most, sina-sports follows with its two
+// copies counted as its own sections'.
+func TestOverviewOwnSections(t *testing.T) {
+	s := newServer(t)
+	now := time.Now()
+	at := func(h int) string { return now.Add(time.Duration(-h) * time.Hour).Format(time.RFC3339) }
+	for _, c := range []struct{ source, key, body, at string }{
+		{"sina-edu", "e1", copiedBody, at(5)},
+		{"sina-sports", "s1", copiedBody, at(4)},
+		{"sohu", "h1", copiedBody, at(3)},
+		{"sina-news", "n1", otherBody, at(5)},
+		{"sina-sports", "s2", otherBody, at(2)},
+	} {
+		a := article(c.key, "标题"+c.key, c.body)
+		a["source"], a["published_at"] = c.source, c.at
+		s.ingest(t, a, http.StatusCreated)
+	}
+	o := decode[struct {
+		Last24h struct {
+			TopSources []struct {
+				Source      string `json:"source"`
+				Exact       int    `json:"exact_duplicates"`
+				Near        int    `json:"near_duplicates"`
+				OwnSections int    `json:"own_sections"`
+			} `json:"top_sources"`
+		} `json:"last_24_hours"`
+	}](t, s.get(t, "/v1/overview"))
+	top := o.Last24h.TopSources
+	if len(top) != 2 || top[0].Source != "sohu" || top[0].OwnSections != 0 ||
+		top[1].Source != "sina-sports" || top[1].OwnSections != 2 || top[1].Exact+top[1].Near != 2 {
+		t.Errorf("top sources %+v, want sohu (1 other outlet's) before sina-sports (2, both its own sections')", top)
 	}
 }
