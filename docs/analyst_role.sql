@@ -23,11 +23,16 @@ GRANT SELECT ON cluster_kept, editorial_decisions, separated_pairs, keep_policy 
 GRANT SELECT ON cluster_original TO newsdedup_analyst;
 GRANT SELECT (id, source, external_id, title, url, content_type, published_at, ingested_at,
               simhash, fingerprint_version, status, duplicate_of, cluster_id, distance, word_ratio,
-              overlap, coverage_this, coverage_that, sentence_runes)
+              overlap, coverage_this, coverage_that, sentence_runes, credit)
     ON articles TO newsdedup_analyst;
 -- Where each sentence is and how long; its text is in the body.
 GRANT SELECT (article_id, position, start_char, end_char, runes, text_hash, simhash)
     ON sentences TO newsdedup_analyst;
--- Who copied whom, credited or not, and the alerts sent of it (migrations
--- 00035, 00040, 00041); source_owner() reads sources as the caller.
-GRANT SELECT ON sources, copy_credits, desk_copies, copy_events, webhook_deliveries TO newsdedup_analyst;
+-- Who copied whom and whether they said so (migrations 00035, 00037): the
+-- known sources, each copy's credit, and the earlier contents of corrected
+-- articles (without their bodies).
+GRANT SELECT ON sources, copy_credits TO newsdedup_analyst;
+GRANT SELECT (article_id, version, title, url, content_type, content_hash, published_at, stored_at, superseded_at)
+    ON article_versions TO newsdedup_analyst;
+-- Who copied us and the alerts sent of it (migrations 00040, 00041).
+GRANT SELECT ON desk_copies, copy_events, webhook_deliveries TO newsdedup_analyst;
