@@ -364,3 +364,33 @@ func TestOverviewOwnSections(t *testing.T) {
 		t.Errorf("top sources %+v, want sohu (1 other outlet's) before sina-sports (2, both its own sections')", top)
 	}
 }
+
+// TestClustersActiveFrom: a story first published days ago that got a new
+// copy today is listed by active_from=today, which a from=today filter
+// (by first publication) misses.
+func TestClustersActiveFrom(t *testing.T) {
+	s := newServer(t)
+	old := time.Now().Add(-72 * time.Hour).Format(time.RFC3339)
+	for _, c := range []struct{ source, key string }{{"bjwb", "o1"}, {"sohu", "o2"}} {
+		a := article(c.key, "旧稿", copiedBody)
+		a["source"], a["published_at"] = c.source, old
+		s.ingest(t, a, http.StatusCreated)
+	}
+	type list struct {
+		Clusters []struct {
+			ID int64 `json:"id"`
+		} `json:"clusters"`
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	tomorrow := time.Now().UTC().Add(48 * time.Hour).Format(time.DateOnly)
+	for q, want := range map[string]int{
+		"from=" + today:           0, // first published days ago
+		"active_from=" + today:    1, // its copy stored today
+		"active_from=" + tomorrow: 0,
+	} {
+		if got := decode[list](t, s.get(t, "/v1/clusters?"+q)); len(got.Clusters) != want {
+			t.Errorf("%s: %d clusters, want %d", q, len(got.Clusters), want)
+		}
+	}
+	wantError(t, "bad active_from", s.get(t, "/v1/clusters?active_from=today"), http.StatusUnprocessableEntity, "invalid_argument")
+}

@@ -34,7 +34,7 @@ func Parse(params url.Values, key func() ([]byte, error)) (service.ClusterQuery,
 
 // ParseIn is Parse with dates cut in the days of loc.
 func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) (service.ClusterQuery, error) {
-	if err := queryparam.Once(params, "source", "source_prefix", "from", "to", "status", "sort", "cursor"); err != nil {
+	if err := queryparam.Once(params, "source", "source_prefix", "from", "to", "active_from", "status", "sort", "cursor"); err != nil {
 		return service.ClusterQuery{}, err
 	}
 	get := params.Get
@@ -45,6 +45,9 @@ func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) 
 		return q, err
 	}
 	if q.To, err = queryTime(get("to"), "to", true, loc); err != nil {
+		return q, err
+	}
+	if q.ActiveFrom, err = queryTime(get("active_from"), "active_from", false, loc); err != nil {
 		return q, err
 	}
 	for _, p := range []struct {

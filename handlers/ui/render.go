@@ -203,11 +203,11 @@ type listView struct {
 
 // filters are the list's filters as the form shows them back.
 type filters struct {
-	Source, From, To, Status, MinSize, MaxSize, Sort string
+	Source, From, To, Active, Status, MinSize, MaxSize, Sort string
 }
 
 func filterForm(q url.Values) filters {
-	return filters{Source: q.Get("source"), From: q.Get("from"), To: q.Get("to"), Status: q.Get("status"),
+	return filters{Source: q.Get("source"), From: q.Get("from"), To: q.Get("to"), Active: q.Get("active_from"), Status: q.Get("status"),
 		MinSize: q.Get("min_size"), MaxSize: q.Get("max_size"), Sort: q.Get("sort")}
 }
 
