@@ -34,3 +34,5 @@ GRANT SELECT (article_id, position, start_char, end_char, runes, text_hash, simh
 GRANT SELECT ON sources, copy_credits TO newsdedup_analyst;
 GRANT SELECT (article_id, version, title, url, content_type, content_hash, published_at, stored_at, superseded_at)
     ON article_versions TO newsdedup_analyst;
+-- Who copied us and the alerts sent of it (migrations 00040, 00041).
+GRANT SELECT ON desk_copies, copy_events, webhook_deliveries TO newsdedup_analyst;

@@ -8,6 +8,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
 	"github.com/newsdedup/newsdedup/handlers/queryparam"
+	"github.com/newsdedup/newsdedup/handlers/tables"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -32,8 +33,24 @@ func (a *api) listClusters(c echo.Context) error {
 	default:
 		return service.Invalid("total", "must be true or false, not %q", params.Get("total"))
 	}
+	format, err := tables.FormatOf(c)
+	if err != nil {
+		return err
+	}
+	if err := queryparam.Once(params, "format"); err != nil {
+		return err
+	}
+	params.Del("format")
 	q, err := clusterquery.Parse(params, key)
 	if err != nil {
+		return err
+	}
+	if format != tables.JSON {
+		sent, err := tables.Clusters(c, format, a.svc, q, a.zone)
+		if err != nil && sent {
+			a.log.Warn("clusters export cut off", "err", err)
+			return nil
+		}
 		return err
 	}
 	page, err := a.svc.Clusters(ctx, q)
@@ -82,6 +99,12 @@ func (a *api) clusterResponse(c echo.Context, id int64) error {
 	diffs, err := a.svc.Differences(ctx, v)
 	if err != nil {
 		return err
+	}
+	if format, err := tables.FormatOf(c); err != nil || format != tables.JSON {
+		if err != nil {
+			return err
+		}
+		return tables.Members(c, format, v, diffs, a.zone)
 	}
 	corr, err := a.svc.Corrections(ctx, v)
 	if err != nil {

@@ -62,6 +62,9 @@ type Config struct {
 	// Registry receives the HTTP and verdict metrics, and GET /metrics serves
 	// it. Required.
 	Registry *prometheus.Registry
+	// Webhooks lists the alerts' deliveries (GET /v1/webhooks/deliveries);
+	// nil when no webhooks are configured.
+	Webhooks Deliveries
 }
 
 // api holds what the handlers share.
@@ -74,6 +77,7 @@ type api struct {
 	requestTimeout time.Duration
 	keys           [][sha256.Size]byte // digests of the API keys
 	zone           *time.Location      // the editors' time zone
+	webhooks       Deliveries          // nil without webhooks
 }
 
 // New returns the HTTP API over svc: every route of openapi.json, the
@@ -103,6 +107,7 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 		maxBody:        cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes),
 		maxBatch:       cmp.Or(cfg.MaxBatchBytes, DefaultMaxBatchBytes),
 		requestTimeout: cmp.Or(cfg.RequestTimeout, DefaultRequestTimeout),
+		webhooks:       cfg.Webhooks,
 	}
 	a.zone = cfg.Location
 	if a.zone == nil {
@@ -141,7 +146,7 @@ func New(svc *service.Service, cfg Config) (*echo.Echo, error) {
 	)
 	a.routes(e)
 	if err := ui.Register(e, ui.Config{Service: svc, KeyDigests: a.keys, Problem: a.uiProblem, Logger: cfg.Logger,
-		IdleTimeout: cfg.UIIdleTimeout, Location: a.zone}); err != nil {
+		IdleTimeout: cfg.UIIdleTimeout, Location: a.zone, Deliveries: cfg.Webhooks}); err != nil {
 		return nil, err
 	}
 	m.knownRoutes(e)
@@ -175,6 +180,9 @@ func (a *api) routes(e *echo.Echo) {
 	get("/v1/search", a.search)
 	get("/v1/sources", a.sources)
 	get("/v1/overview", a.overview)
+	get("/v1/sources/:source/copies", a.copies)
+	get("/v1/webhooks/deliveries", a.deliveries)
+	get("/v1/decisions", a.decisionLog)
 
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)

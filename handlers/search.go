@@ -138,6 +138,9 @@ type dayResponse struct {
 type sourceCountResponse struct {
 	Source string `json:"source"`
 	duplicateCounts
+	// OwnSections: of its duplicates, those of its own owner's sources
+	// (today's and the last 24 hours' top sources; 0 elsewhere).
+	OwnSections int `json:"own_sections"`
 }
 
 func period(p service.Period) periodResponse {
@@ -148,7 +151,7 @@ func period(p service.Period) periodResponse {
 func sourceCounts(ss []service.SourceCount) []sourceCountResponse {
 	out := make([]sourceCountResponse, 0, len(ss))
 	for _, s := range ss {
-		out = append(out, sourceCountResponse{Source: s.Source, duplicateCounts: counts(s.DuplicateCounts)})
+		out = append(out, sourceCountResponse{Source: s.Source, duplicateCounts: counts(s.DuplicateCounts), OwnSections: s.OwnSections})
 	}
 	return out
 }

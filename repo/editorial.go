@@ -307,3 +307,30 @@ func (t *storeTx) Unseparate(ctx context.Context, decisionID int64) ([][2]int64,
 	})
 	return pairs, interpretError(err, "remove separations")
 }
+
+// DecisionLog returns the decisions made in [from, to), by editor when it
+// is set, latest first, at most limit, as the rows come. Decisions are the
+// editors' own clicks, few; the primary key read backwards serves the
+// order.
+func (q queries) DecisionLog(ctx context.Context, dq service.DecisionQuery, limit int, fn func(service.Decision) error) error {
+	rows, err := q.db.Query(ctx, `
+		SELECT `+decisionColumns+`
+		FROM editor_decisions
+		WHERE decided_at >= $1 AND decided_at < $2 AND ($3 = '' OR editor = $3)
+		ORDER BY id DESC
+		LIMIT $4`, dq.From, dq.To, dq.Editor, limit)
+	if err != nil {
+		return interpretError(err, "read decisions")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		d, err := scanDecision(rows)
+		if err != nil {
+			return interpretError(err, "read decisions")
+		}
+		if err := fn(d); err != nil {
+			return err
+		}
+	}
+	return interpretError(rows.Err(), "read decisions")
+}

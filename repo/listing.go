@@ -37,6 +37,9 @@ func clusterFilters(cq service.ClusterQuery) (where []string, args []any) {
 	if !cq.To.IsZero() {
 		where = append(where, "l.published_at < "+arg(cq.To))
 	}
+	if !cq.ActiveFrom.IsZero() { // the index by latest member (migration 00021)
+		where = append(where, "l.last_ingested >= "+arg(cq.ActiveFrom))
+	}
 	if cq.Source != "" {
 		where = append(where, "l.sources @> ARRAY["+arg(cq.Source)+"::text]")
 	}

@@ -47,3 +47,29 @@ func (q queries) CountPublished(ctx context.Context, from, to time.Time) (articl
 		Scan(&articles, &clusters)
 	return articles, clusters, interpretError(err, "count published")
 }
+
+// CountOwnCopies counts, by source, the duplicates published from from to
+// to that link to an article of the same owner's (source_owner): the
+// period's duplicates from the partial index by publication, each joined
+// to its link by key.
+func (q queries) CountOwnCopies(ctx context.Context, from, to time.Time) (map[string]int, error) {
+	rows, err := q.db.Query(ctx, `
+		SELECT d.source, count(*)
+		FROM articles d JOIN articles o ON o.id = d.duplicate_of
+		WHERE d.status <> 'unique' AND d.published_at >= $1 AND d.published_at < $2
+		  AND source_owner(d.source) = source_owner(o.source)
+		GROUP BY d.source`, from, to)
+	if err != nil {
+		return nil, interpretError(err, "count own copies")
+	}
+	out := map[string]int{}
+	var (
+		src string
+		n   int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&src, &n}, func() error {
+		out[src] = n
+		return nil
+	})
+	return out, interpretError(err, "count own copies")
+}

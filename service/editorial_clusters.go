@@ -21,6 +21,9 @@ type ClusterQuery struct {
 	Limit            int         // 1 to MaxClusterPage
 	// After is where the previous page ended: the clusters after it.
 	After *ClusterCursor
+	// ActiveFrom: a member stored at or after it ("active today": a story
+	// first published days ago that got new copies today); zero for any.
+	ActiveFrom time.Time
 }
 
 // ClusterCursor is a place in the list of clusters, in its order.

@@ -50,7 +50,14 @@ func (c *DuplicateCounts) add(s Status, n int) {
 type SourceCount struct {
 	Source string
 	DuplicateCounts
+	// OwnSections is how many of them copy a source of the same owner (a
+	// portal's sections copying each other); counted for Today's and
+	// Last24h's TopSources, which rank by the other outlets' copies.
+	OwnSections int
 }
+
+// Others is how many of the source's duplicates copy other outlets.
+func (c SourceCount) Others() int { return c.Total() - c.OwnSections }
 
 // DayCount is a day's duplicates; Day is its start in the overview's zone.
 type DayCount struct {
@@ -96,6 +103,10 @@ type OverviewStore interface {
 	// CountPublished counts the articles published from from to to
 	// (excluded), and the clusters of two or more whose head was.
 	CountPublished(ctx context.Context, from, to time.Time) (articles, clusters int, err error)
+	// CountOwnCopies counts, by source, the duplicates published from
+	// from to to (excluded) that link to an article of a source of the
+	// same owner.
+	CountOwnCopies(ctx context.Context, from, to time.Time) (map[string]int, error)
 }
 
 // Overview returns the last days at a glance, cut in loc's days: days of
@@ -123,8 +134,13 @@ func (s *Service) Overview(ctx context.Context, loc *time.Location, days int) (O
 			today = append(today, b)
 		}
 	}
-	o.Sources = bySource(buckets)
-	o.Today = Period{From: bounds[days-1], To: bounds[days], DuplicateCounts: o.Days[days-1].DuplicateCounts, TopSources: bySource(today)}
+	o.Sources = bySource(buckets, nil)
+	o.Today = Period{From: bounds[days-1], To: bounds[days], DuplicateCounts: o.Days[days-1].DuplicateCounts}
+	own, err := s.store.CountOwnCopies(ctx, o.Today.From, o.Today.To)
+	if err != nil {
+		return Overview{}, err
+	}
+	o.Today.TopSources = bySource(today, own)
 
 	o.Last24h = Period{From: now.Add(-24 * time.Hour), To: now}
 	last, err := s.store.CountDuplicates(ctx, []time.Time{o.Last24h.From, o.Last24h.To})
@@ -134,7 +150,10 @@ func (s *Service) Overview(ctx context.Context, loc *time.Location, days int) (O
 	for _, b := range last {
 		o.Last24h.add(b.Status, b.N)
 	}
-	o.Last24h.TopSources = bySource(last)
+	if own, err = s.store.CountOwnCopies(ctx, o.Last24h.From, o.Last24h.To); err != nil {
+		return Overview{}, err
+	}
+	o.Last24h.TopSources = bySource(last, own)
 	for _, p := range []*Period{&o.Today, &o.Last24h} {
 		if p.Articles, p.Clusters, err = s.store.CountPublished(ctx, p.From, p.To); err != nil {
 			return Overview{}, err
@@ -157,8 +176,11 @@ func DayBounds(now time.Time, days int) []time.Time {
 }
 
 // bySource adds up buckets by source: the TopSources with the most
-// duplicates, most first (then by name).
-func bySource(buckets []DuplicateBucket) []SourceCount {
+// duplicates, most first (then by name). With own (CountOwnCopies), each
+// says how many of its duplicates copy its own owner's sources, and the
+// rank is by the others: a portal's sections copying each other do not
+// top the list of who copies most.
+func bySource(buckets []DuplicateBucket, own map[string]int) []SourceCount {
 	m := map[string]*SourceCount{}
 	for _, b := range buckets {
 		c, ok := m[b.Source]
@@ -170,10 +192,11 @@ func bySource(buckets []DuplicateBucket) []SourceCount {
 	}
 	out := make([]SourceCount, 0, len(m))
 	for _, c := range m {
+		c.OwnSections = min(own[c.Source], c.Total())
 		out = append(out, *c)
 	}
 	slices.SortFunc(out, func(a, b SourceCount) int {
-		return cmp.Or(cmp.Compare(b.Total(), a.Total()), cmp.Compare(a.Source, b.Source))
+		return cmp.Or(cmp.Compare(b.Others(), a.Others()), cmp.Compare(b.Total(), a.Total()), cmp.Compare(a.Source, b.Source))
 	})
 	return out[:min(len(out), TopSources)]
 }

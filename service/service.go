@@ -41,6 +41,7 @@ type Service struct {
 	// lock; see ingest_locks_boilerplate.go
 	boilerplate knownBoilerplate
 	sources     map[string]SourceInfo // the known sources, for credit; see credit.go
+	desk        []string              // the desk's own sources; see copies.go
 }
 
 // Setting changes how New builds a Service.

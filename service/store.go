@@ -29,6 +29,8 @@ type Store interface {
 	OverviewStore
 	ListingStore
 	SourceStore
+	CopyReader
+	DecisionLogReader
 	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.

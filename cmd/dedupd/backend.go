@@ -40,7 +40,7 @@ func (a *app) openBackend(ctx context.Context, cfg Config, log *slog.Logger) (*b
 	if !cfg.SentenceIndex {
 		settings = append(settings, service.WithoutSentenceIndex())
 	}
-	settings = append(settings, service.WithSources(a.knownSources(ctx, cfg, store, log)))
+	settings = append(settings, service.WithSources(a.knownSources(ctx, cfg, store, log)), service.WithDeskSources(cfg.DeskSources))
 	svc, err := service.New(store, algorithm, cfg.Options, settings...)
 	if err == nil {
 		err = svc.SetKeepPolicy(service.KeepPolicy{Sources: cfg.KeepSources})

@@ -22,6 +22,7 @@ import (
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
+	"github.com/newsdedup/newsdedup/webhook"
 )
 
 // The algorithms DEDUP_ALGORITHM may name.
@@ -41,6 +42,12 @@ type Config struct {
 	// Sources are DEDUP_SOURCES_FILE's: each source's owner and the names
 	// a credit uses for it; nil when it is unset.
 	Sources []service.SourceInfo
+	// DeskSources is DEDUP_DESK_SOURCES: the desk's own sources, watched
+	// by a webhook subscription that names none and the copies report's
+	// default.
+	DeskSources []string
+	// Webhooks is DEDUP_WEBHOOKS_FILE's subscriptions; nil when unset.
+	Webhooks *webhook.Config
 	// UIIdleTimeout is DEDUP_UI_IDLE_TIMEOUT: an editors' page session
 	// unused this long ends.
 	UIIdleTimeout time.Duration
@@ -122,6 +129,12 @@ func settings() []setting {
 		{name: "DEDUP_SOURCES_FILE", shown: "(none: the sources table as stored)",
 			meaning: "a file of known sources, one a line: the source, owner=OWNER when not the part before '-', the names a credit line uses for it, comma-separated (xinhua owner=xinhua 新华社,新华网); loaded into the sources table at start, and the credit of each copy is judged with them (docs/reporting.md)",
 			read:    readSourcesFile},
+		{name: "DEDUP_DESK_SOURCES", shown: "(none)",
+			meaning: "the desk's own sources, comma-separated (bjwb,bjwb-app): a webhook subscription that names no source watches copies of their stories",
+			read:    readDeskSources},
+		{name: "DEDUP_WEBHOOKS_FILE", shown: "(none: no alerts)",
+			meaning: "a JSON file of webhook subscriptions: who is told of a copy (by the original's source or owner, by credit), where and how (signed JSON, WeCom, DingTalk, Feishu); delivered at least once from the outbox (README, Alerts)",
+			read:    readWebhooksFile},
 		{name: "DEDUP_UI_IDLE_TIMEOUT", def: handlers.DefaultUIIdleTimeout.String(), shown: "1h",
 			meaning: "an editors' page session unused for this long ends (Go duration: 30m, 1h); every session ends 12 hours after signing in, and at once when the editor signs out",
 			read:    func(c *Config, v string) (err error) { c.UIIdleTimeout, err = duration(v, false); return err }},
@@ -330,6 +343,34 @@ func readKeepSources(c *Config, v string) error {
 	return optionError(service.KeepPolicy{Sources: c.KeepSources}.Validate())
 }
 
+// readDeskSources reads DEDUP_DESK_SOURCES.
+func readDeskSources(c *Config, v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.DeskSources = append(c.DeskSources, s)
+		}
+	}
+	if len(c.DeskSources) == 0 {
+		return fmt.Errorf("holds no source, only commas and blanks (%q); unset it for none", v)
+	}
+	return nil
+}
+
+// readWebhooksFile reads and checks DEDUP_WEBHOOKS_FILE at start.
+func readWebhooksFile(c *Config, v string) error {
+	f, err := os.Open(v)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w, err := webhook.ParseConfig(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", v, err)
+	}
+	c.Webhooks = &w
+	return nil
+}
+
 // readSourcesFile reads and checks DEDUP_SOURCES_FILE at start.
 func readSourcesFile(c *Config, v string) error {
 	f, err := os.Open(v)
@@ -403,6 +444,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("addr", c.Addr),
 		slog.Int("api_keys", len(c.APIKeys)),
 		slog.String("keep_sources", strings.Join(c.KeepSources, ",")),
+		slog.String("desk_sources", strings.Join(c.DeskSources, ",")),
+		slog.Int("webhook_subscriptions", c.webhookCount()),
 		slog.String("ui_idle_timeout", c.UIIdleTimeout.String()),
 		slog.Int("max_distance", c.Options.MaxDistance),
 		slog.Float64("min_overlap", c.Options.MinOverlap),
@@ -422,6 +465,15 @@ func (c Config) LogValue() slog.Value {
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("log_format", c.LogFormat),
 	)
+}
+
+// webhookCount is how many subscriptions DEDUP_WEBHOOKS_FILE holds; their
+// URLs and secrets are never logged.
+func (c Config) webhookCount() int {
+	if c.Webhooks == nil {
+		return 0
+	}
+	return len(c.Webhooks.Subscriptions)
 }
 
 // String is LogValue as key=value pairs, so that printing a Config with %v

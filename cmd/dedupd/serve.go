@@ -16,6 +16,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/webhook"
 )
 
 // The HTTP server's own limits. The handlers bound each request by
@@ -72,8 +73,23 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		newCHeapGauge(),
 	)
 
+	// Alerts: the outbox's delivery worker, stopped before the pool closes.
+	var deliveries handlers.Deliveries
+	workerCtx, stopWorker := context.WithCancel(context.WithoutCancel(ctx))
+	workerDone := make(chan struct{})
+	if cfg.Webhooks != nil {
+		w := &webhook.Worker{Store: b.store, Config: *cfg.Webhooks, Desk: cfg.DeskSources, Log: log.With("component", "webhooks")}
+		deliveries = w
+		go func() { defer close(workerDone); w.Run(workerCtx) }()
+		log.Info("webhook delivery started", "subscriptions", len(cfg.Webhooks.Subscriptions))
+	} else {
+		close(workerDone)
+	}
+	defer func() { stopWorker(); <-workerDone }()
+
 	// Handlers.
 	h, err := handlers.New(b.svc, handlers.Config{
+		Webhooks:       deliveries,
 		APIKeys:        cfg.APIKeys,
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		MaxBatchBytes:  cfg.MaxBatchBytes,
@@ -132,7 +148,10 @@ func (a *app) serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	log.Info("http server stopped; every request in flight finished")
 
-	// Pool and dictionary.
+	// The delivery worker, then pool and dictionary: a delivery cut off
+	// here is claimed again once its lease ends.
+	stopWorker()
+	<-workerDone
 	released = true
 	b.close(log)
 	log.Info("shutdown complete")

@@ -34,7 +34,7 @@ func Parse(params url.Values, key func() ([]byte, error)) (service.ClusterQuery,
 
 // ParseIn is Parse with dates cut in the days of loc.
 func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) (service.ClusterQuery, error) {
-	if err := queryparam.Once(params, "source", "source_prefix", "from", "to", "status", "sort", "cursor"); err != nil {
+	if err := queryparam.Once(params, "source", "source_prefix", "from", "to", "active_from", "status", "sort", "cursor"); err != nil {
 		return service.ClusterQuery{}, err
 	}
 	get := params.Get
@@ -45,6 +45,9 @@ func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) 
 		return q, err
 	}
 	if q.To, err = queryTime(get("to"), "to", true, loc); err != nil {
+		return q, err
+	}
+	if q.ActiveFrom, err = queryTime(get("active_from"), "active_from", false, loc); err != nil {
 		return q, err
 	}
 	for _, p := range []struct {
@@ -76,6 +79,13 @@ func ParseIn(params url.Values, key func() ([]byte, error), loc *time.Location) 
 		q.After = &cur
 	}
 	return q, nil
+}
+
+// Time reads a from or to parameter as the list's are read: an RFC 3339
+// time or a date in loc; a date that ends a range (end) means the end of
+// that day.
+func Time(v, name string, end bool, loc *time.Location) (time.Time, error) {
+	return queryTime(v, name, end, loc)
 }
 
 // queryTime reads an RFC 3339 time or a date; a date that ends a range

@@ -27,7 +27,7 @@ type views struct {
 }
 
 // pageNames are the pages, each a template of its own.
-var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "error"}
+var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "copies", "error"}
 
 // funcs are the templates' functions that speak no language.
 var funcs = template.FuncMap{
@@ -37,6 +37,7 @@ var funcs = template.FuncMap{
 	"join":       func(s []string) string { return strings.Join(s, ", ") },
 	"clusterURL": func(id int64) string { return fmt.Sprintf("/ui/clusters/%d", id) },
 	"memberURL":  memberURL,
+	"delay":      delay,
 	"compareURL": func(cluster, member int64) string {
 		return fmt.Sprintf("/ui/clusters/%d?with=%d#side", cluster, member)
 	},
@@ -202,11 +203,11 @@ type listView struct {
 
 // filters are the list's filters as the form shows them back.
 type filters struct {
-	Source, From, To, Status, MinSize, MaxSize, Sort string
+	Source, From, To, Active, Status, MinSize, MaxSize, Sort string
 }
 
 func filterForm(q url.Values) filters {
-	return filters{Source: q.Get("source"), From: q.Get("from"), To: q.Get("to"), Status: q.Get("status"),
+	return filters{Source: q.Get("source"), From: q.Get("from"), To: q.Get("to"), Active: q.Get("active_from"), Status: q.Get("status"),
 		MinSize: q.Get("min_size"), MaxSize: q.Get("max_size"), Sort: q.Get("sort")}
 }
 

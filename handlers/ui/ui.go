@@ -50,6 +50,9 @@ type Config struct {
 	// Location is the editors' time zone: times are shown in it and the
 	// date filters cut days in it. DefaultZone when nil.
 	Location *time.Location
+	// Deliveries lists the alerts' deliveries, shown when some failed; nil
+	// without webhooks.
+	Deliveries Deliveries
 }
 
 // DefaultZone is the editors' time zone when Config does not say.
@@ -66,6 +69,8 @@ type page struct {
 	locales []*locale
 	zone    *time.Location
 	glance  glanceCache
+	// deliveries is nil without webhooks.
+	deliveries Deliveries
 }
 
 // maxFormBytes bounds the body of the page's forms.
@@ -96,7 +101,7 @@ func Register(e *echo.Echo, cfg Config) error {
 		return fmt.Errorf("ui: %w", err)
 	}
 	p := &page{svc: cfg.Service, keys: newKeyring(cfg.KeyDigests), problem: cfg.Problem, log: cfg.Logger, views: vs,
-		locales: locales, zone: zone,
+		locales: locales, zone: zone, deliveries: cfg.Deliveries,
 		limits: service.SessionLimits{Lifetime: sessionLifetime, Idle: cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)}}
 
 	g := e.Group("/ui", p.headers)
@@ -111,6 +116,8 @@ func Register(e *echo.Echo, cfg Config) error {
 	g.POST("/signin", p.serve(p.signin))
 	get("/", p.clusters, p.signedIn)
 	get("/search", p.search, p.signedIn)
+	get("/copies", p.copies, p.signedIn)
+	get("/copies/download", p.copiesDownload, p.signedIn)
 	get("/clusters/:id", p.cluster, p.signedIn)
 	get("/clusters/:id/split", p.splitForm, p.signedIn)
 	g.POST("/clusters/:id/kept", p.serve(p.keep), p.signedIn, p.checkForm)

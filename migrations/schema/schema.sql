@@ -4,44 +4,6 @@
 -- schema with a new migration, then run `make schema`; make test fails
 -- (TestSchema) while this file differs from what the migrations make.
 
-CREATE SCHEMA plproxy;
-
-CREATE FUNCTION plproxy.get_cluster_config(cluster_name text, OUT key text, OUT val text) RETURNS SETOF record
-    LANGUAGE sql STABLE
-    AS $$
-    SELECT k, v FROM sentence_partition_settings s,
-        LATERAL (VALUES ('query_timeout', s.query_timeout::text), ('connection_lifetime', s.connection_lifetime::text)) AS c(k, v)
-    WHERE cluster_name = 'sentences'
-$$;
-
-CREATE FUNCTION plproxy.get_cluster_partitions(cluster_name text) RETURNS SETOF text
-    LANGUAGE plpgsql STABLE
-    AS $$
-DECLARE
-    n integer;
-BEGIN
-    IF cluster_name <> 'sentences' THEN
-        RAISE EXCEPTION 'unknown PL/Proxy cluster %', cluster_name;
-    END IF;
-    SELECT count(*) INTO n FROM sentence_partitions;
-    IF n = 0 OR n & (n - 1) <> 0 OR (SELECT max(part) FROM sentence_partitions) <> n - 1 THEN
-        RAISE EXCEPTION 'sentence_partitions must number its rows 0 to 2^k-1, not % rows', n;
-    END IF;
-    RETURN QUERY SELECT connstr FROM sentence_partitions ORDER BY part;
-END
-$$;
-
-CREATE FUNCTION plproxy.get_cluster_version(cluster_name text) RETURNS integer
-    LANGUAGE plpgsql STABLE
-    AS $$
-BEGIN
-    IF cluster_name <> 'sentences' THEN
-        RAISE EXCEPTION 'unknown PL/Proxy cluster %', cluster_name;
-    END IF;
-    RETURN (SELECT version FROM sentence_partition_settings);
-END
-$$;
-
 CREATE FUNCTION public.article_holds_other_story(article bigint, cluster bigint) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
@@ -92,15 +54,6 @@ CREATE FUNCTION public.article_text_length(content_type text, body text) RETURNS
     RETURN char_length(CASE WHEN (content_type = 'html'::text) THEN regexp_replace(regexp_replace(regexp_replace(body, '<!--.*?-->'::text, ''::text, 'g'::text), '<(script|style)\M.*?</\1\s*>'::text, ''::text, 'gi'::text), '<[^>]*>'::text, ''::text, 'g'::text) ELSE body END);
 
 COMMENT ON FUNCTION public.article_text_length(content_type text, body text) IS 'Characters of an article''s text, as the keep rule compares them: for an HTML body, without its tags, comments, script and style.';
-
-CREATE FUNCTION public.articles_shingles_head() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    NEW.shingles_head := CASE WHEN cardinality(NEW.shingles) > 4096 THEN NEW.shingles[1:4096] END;
-    RETURN NEW;
-END
-$$;
 
 CREATE FUNCTION public.cluster_listing_after_delete() RETURNS trigger
     LANGUAGE plpgsql
@@ -184,6 +137,23 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.record_copy_event() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO copy_events (article_id, article_source, article_owner, original_id, original_source,
+                             original_owner, credit, cluster_id)
+    SELECT NEW.id, NEW.source, source_owner(NEW.source), o.id, o.source, source_owner(o.source),
+           NEW.credit, NEW.cluster_id
+    FROM articles o
+    WHERE o.id = NEW.duplicate_of
+    ON CONFLICT ON CONSTRAINT copy_events_article_original_key DO NOTHING;
+    RETURN NULL;
+END
+$$;
+
+COMMENT ON FUNCTION public.record_copy_event() IS 'Writes the outbox row of a copy whose credit was just stored; a copy already told about its original is not told again.';
+
 CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
@@ -263,15 +233,6 @@ CREATE FUNCTION public.sentence_block_keys(simhash bigint) RETURNS bigint[]
 $$;
 
 COMMENT ON FUNCTION public.sentence_block_keys(simhash bigint) IS 'The eight block keys of a sentence simhash: elements 1–4 family A, 5–8 family B. Two simhashes within 3 bits share a key of each family.';
-
-CREATE FUNCTION public.sentence_partitions_changed() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    UPDATE sentence_partition_settings SET version = version + 1;
-    RETURN NULL;
-END
-$$;
 
 CREATE TABLE public.sources (
     source text NOT NULL,
@@ -360,7 +321,6 @@ CREATE TABLE public.articles (
     plain_body text,
     coverage_this real,
     coverage_that real,
-    shingles_head integer[],
     credit text,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
@@ -381,7 +341,6 @@ ALTER TABLE ONLY public.articles ALTER COLUMN body SET COMPRESSION lz4;
 ALTER TABLE ONLY public.articles ALTER COLUMN words SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN shingles SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN plain_body SET COMPRESSION lz4;
-ALTER TABLE ONLY public.articles ALTER COLUMN shingles_head SET STORAGE EXTERNAL;
 
 COMMENT ON TABLE public.articles IS 'Every stored article, its 64-bit simhash fingerprint and its place in a cluster of duplicates.';
 
@@ -397,7 +356,7 @@ COMMENT ON COLUMN public.articles.content_hash IS 'SHA-256 of the normalised tit
 
 COMMENT ON COLUMN public.articles.simhash IS 'The 64-bit simhash fingerprint, as a signed bigint (the same 64 bits). Show it with lpad(to_hex(simhash), 16, ''0'').';
 
-COMMENT ON COLUMN public.articles.fingerprint_version IS 'The algorithm that made simhash: 1 = yanyiwu/simhash-compatible, 2 = newsdedup until real news (title counted, weights cubed), 3 = newsdedup on real news (body only), 4 = newsdedup default (3 matching one script: Traditional folded to Simplified, invisible characters dropped). Fingerprints of different versions are never compared.';
+COMMENT ON COLUMN public.articles.fingerprint_version IS 'The algorithm that made simhash: 1 = yanyiwu/simhash-compatible, 2 = newsdedup until real news (title counted, weights cubed), 3 = newsdedup default (body only). Fingerprints of different versions are never compared.';
 
 COMMENT ON COLUMN public.articles.a0 IS 'Block columns a0..a3 and b0..b3: the 16 bits of simhash under each of the eight masks (service/fingerprint/masks.go), packed into a smallint.';
 
@@ -426,8 +385,6 @@ COMMENT ON COLUMN public.articles.plain_body IS 'For an HTML article, the text a
 COMMENT ON COLUMN public.articles.coverage_this IS 'For a partial duplicate: the share of this article found in duplicate_of, the larger of two measures: its indexed sentences (by length) found there, and its text (sampled character 5-grams, boilerplate sentences left out) found there.';
 
 COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the share of duplicate_of found in this article, the larger of two measures: its indexed sentences (by length) found here, and its text (sampled character 5-grams, boilerplate sentences left out) found here.';
-
-COMMENT ON COLUMN public.articles.shingles_head IS 'The first 4,096 of shingles (the smallest, in their unsigned order) when it has more, NULL otherwise: what the keep rule reads of a long article (set by the trigger articles_shingles_head; migration 00025).';
 
 COMMENT ON COLUMN public.articles.credit IS 'How this copy credits the article it links to: credited (a credit line or byline names its source or author), credits_other (credits a third source), uncredited (none, or the original''s byline or credit removed). NULL for an article that links to none, or stored before migration 00035.';
 
@@ -505,8 +462,7 @@ CREATE VIEW public.cluster_kept AS
             a.external_id,
             a.title,
             a.published_at,
-            COALESCE(a.shingles_head, a.shingles) AS shingles,
-            (a.shingles_head IS NOT NULL) AS shingles_cut,
+            a.shingles,
             COALESCE(array_position(p.sources, a.source), (cardinality(p.sources) + 1)) AS source_rank,
             cardinality(p.sources) AS ranked_sources,
             p.length_tolerance_percent,
@@ -520,20 +476,12 @@ CREATE VIEW public.cluster_kept AS
              JOIN public.cluster_listing l ON ((l.cluster_id = a.cluster_id)))
              CROSS JOIN public.keep_policy p)
              LEFT JOIN public.kept_articles k ON ((k.article_id = a.id)))
-        ), cuts AS (
-         SELECT members.cluster_id,
-            min(((members.shingles[cardinality(members.shingles)])::bigint & '4294967295'::bigint)) AS below
-           FROM members
-          WHERE members.shingles_cut
-          GROUP BY members.cluster_id
         ), grams AS (
          SELECT DISTINCT m.cluster_id,
             m.id,
             g.g
-           FROM ((members m
-             LEFT JOIN cuts c_1 ON ((c_1.cluster_id = m.cluster_id)))
-             CROSS JOIN LATERAL unnest(m.shingles) g(g))
-          WHERE ((c_1.below IS NULL) OR (((g.g)::bigint & '4294967295'::bigint) <= c_1.below))
+           FROM members m,
+            LATERAL unnest(m.shingles) g(g)
         ), sizes AS (
          SELECT members.cluster_id,
             count(*) AS n
@@ -560,7 +508,6 @@ CREATE VIEW public.cluster_kept AS
             m.title,
             m.published_at,
             m.shingles,
-            m.shingles_cut,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
@@ -580,7 +527,6 @@ CREATE VIEW public.cluster_kept AS
             b.title,
             b.published_at,
             b.shingles,
-            b.shingles_cut,
             b.source_rank,
             b.ranked_sources,
             b.length_tolerance_percent,
@@ -602,7 +548,6 @@ CREATE VIEW public.cluster_kept AS
             c_1.title,
             c_1.published_at,
             c_1.shingles,
-            c_1.shingles_cut,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
@@ -625,7 +570,6 @@ CREATE VIEW public.cluster_kept AS
             c_1.title,
             c_1.published_at,
             c_1.shingles,
-            c_1.shingles_cut,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
@@ -649,7 +593,6 @@ CREATE VIEW public.cluster_kept AS
             m.title,
             m.published_at,
             m.shingles,
-            m.shingles_cut,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
@@ -688,7 +631,7 @@ CREATE VIEW public.cluster_kept AS
 
 COMMENT ON VIEW public.cluster_kept IS 'One row per cluster of two or more articles: the member to keep and the rule that chose it (editor, source, length or earliest), as GET /v1/clusters/{id} says, with the keep rule recorded in keep_policy.';
 
-COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least, counted below the least last 5-gram of the members'' shingles_head; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
+COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
 
 CREATE VIEW public.cluster_original AS
  SELECT DISTINCT ON (a.cluster_id) a.cluster_id,
@@ -765,6 +708,33 @@ CREATE VIEW public.copy_credits AS
 
 COMMENT ON VIEW public.copy_credits IS 'One row per copy whose credit is known, with the article it links to and both owners (source_owner): who copied whom, and whether the copy said so. Count by original_owner and credit for a desk''s report.';
 
+CREATE TABLE public.copy_events (
+    id bigint NOT NULL,
+    article_id bigint NOT NULL,
+    article_source text NOT NULL,
+    article_owner text NOT NULL,
+    original_id bigint NOT NULL,
+    original_source text NOT NULL,
+    original_owner text NOT NULL,
+    credit text NOT NULL,
+    cluster_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    fanned_out_at timestamp with time zone
+);
+
+COMMENT ON TABLE public.copy_events IS 'The outbox: one row per copy (article_id) of another article (original_id), written by a trigger in the transaction that stores the copy''s credit. No foreign keys: an alert outlives a deleted article.';
+
+COMMENT ON COLUMN public.copy_events.fanned_out_at IS 'When the delivery worker matched the event against the subscriptions and queued its deliveries; NULL until then.';
+
+ALTER TABLE public.copy_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.copy_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE VIEW public.daily_duplicate_rate AS
  SELECT ((articles.published_at AT TIME ZONE 'UTC'::text))::date AS day,
     articles.source,
@@ -782,6 +752,29 @@ COMMENT ON VIEW public.daily_duplicate_rate IS 'Per publication day (UTC) and so
 COMMENT ON COLUMN public.daily_duplicate_rate.day IS 'The day the articles were published, in UTC.';
 
 COMMENT ON COLUMN public.daily_duplicate_rate.duplicate_rate IS '(near_duplicates + exact_duplicates + partial_duplicates) / articles, 0–1.';
+
+CREATE VIEW public.desk_copies AS
+ SELECT d.id AS copy_id,
+    d.source AS copy_source,
+    public.source_owner(d.source) AS copy_owner,
+    d.title AS copy_title,
+    d.url AS copy_url,
+    d.published_at AS copy_published_at,
+    d.credit,
+    (public.source_owner(d.source) = public.source_owner(o.source)) AS same_owner,
+    (d.published_at - o.published_at) AS delay,
+    o.id AS original_id,
+    o.source AS original_source,
+    public.source_owner(o.source) AS original_owner,
+    o.title AS original_title,
+    o.url AS original_url,
+    o.published_at AS original_published_at,
+    d.cluster_id
+   FROM (public.articles d
+     JOIN public.articles o ON ((o.id = d.duplicate_of)))
+  WHERE (d.status <> 'unique'::text);
+
+COMMENT ON VIEW public.desk_copies IS 'One row per copy with the article it links to: who copied whose story, how long after (delay), credited or not (credit, NULL before migration 00035), and same_owner for copies between one owner''s sources. Filter on copy_published_at to use the index of duplicates by publication.';
 
 CREATE VIEW public.duplicate_pairs AS
  SELECT d.id AS article_id,
@@ -888,26 +881,6 @@ COMMENT ON TABLE public.fingerprint_upgrades IS 'For each fingerprint version: h
 
 COMMENT ON COLUMN public.fingerprint_upgrades.rejudged_through IS 'The unique articles of the version ingested before this time, or at it with an id up to rejudged_after_id, have been judged again.';
 
-CREATE TABLE public.sentence_partition_settings (
-    only_row boolean DEFAULT true NOT NULL,
-    version integer DEFAULT 1 NOT NULL,
-    query_timeout integer DEFAULT 0 NOT NULL,
-    connection_lifetime integer DEFAULT 0 NOT NULL,
-    CONSTRAINT sentence_partition_settings_connection_lifetime_check CHECK ((connection_lifetime >= 0)),
-    CONSTRAINT sentence_partition_settings_only_row_check CHECK (only_row),
-    CONSTRAINT sentence_partition_settings_query_timeout_check CHECK ((query_timeout >= 0))
-);
-
-COMMENT ON TABLE public.sentence_partition_settings IS 'PL/Proxy''s settings of cluster ''sentences'' (seconds, 0 none; a partition''s connect_timeout goes in its connstr) and the version of its configuration, raised by every change of sentence_partitions, that makes PL/Proxy read it again.';
-
-CREATE TABLE public.sentence_partitions (
-    part integer NOT NULL,
-    connstr text NOT NULL,
-    CONSTRAINT sentence_partitions_part_check CHECK ((part >= 0))
-);
-
-COMMENT ON TABLE public.sentence_partitions IS 'The sentence index''s partition databases, by number from 0: libpq connection strings PL/Proxy''s cluster ''sentences'' connects to. Empty: the table sentences answers alone (migration 00045).';
-
 CREATE TABLE public.sentences (
     article_id bigint NOT NULL,
     "position" integer NOT NULL,
@@ -1010,6 +983,27 @@ COMMENT ON COLUMN public.shared_sentence_pairs.article_coverage IS 'The share of
 
 COMMENT ON COLUMN public.shared_sentence_pairs.other_coverage IS 'The share of other_id''s indexed sentences (by length) found in article_id.';
 
+CREATE TABLE public.webhook_deliveries (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    event_id bigint NOT NULL,
+    subscription text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone,
+    gave_up_at timestamp with time zone,
+    last_status integer,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE public.webhook_deliveries IS 'One event to one subscription. id is the delivery id (X-Newsdedup-Delivery): the same on every attempt, so a receiver can de-duplicate.';
+
+COMMENT ON COLUMN public.webhook_deliveries.attempts IS 'Attempts claimed so far, the one in flight included.';
+
+COMMENT ON COLUMN public.webhook_deliveries.next_attempt_at IS 'When the delivery is due; a worker that claims it moves it a lease ahead, so that a worker killed mid-delivery leaves it to another once the lease ends.';
+
+COMMENT ON COLUMN public.webhook_deliveries.gave_up_at IS 'When the worker stopped retrying (too many attempts, or the subscription is no longer configured).';
+
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_pkey PRIMARY KEY (article_id);
 
@@ -1024,6 +1018,12 @@ ALTER TABLE ONLY public.articles
 
 ALTER TABLE ONLY public.cluster_listing
     ADD CONSTRAINT cluster_listing_pkey PRIMARY KEY (cluster_id);
+
+ALTER TABLE ONLY public.copy_events
+    ADD CONSTRAINT copy_events_article_original_key UNIQUE (article_id, original_id);
+
+ALTER TABLE ONLY public.copy_events
+    ADD CONSTRAINT copy_events_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.editor_decisions
     ADD CONSTRAINT editor_decisions_pkey PRIMARY KEY (id);
@@ -1040,12 +1040,6 @@ ALTER TABLE ONLY public.keep_policy
 ALTER TABLE ONLY public.kept_articles
     ADD CONSTRAINT kept_articles_pkey PRIMARY KEY (article_id);
 
-ALTER TABLE ONLY public.sentence_partition_settings
-    ADD CONSTRAINT sentence_partition_settings_pkey PRIMARY KEY (only_row);
-
-ALTER TABLE ONLY public.sentence_partitions
-    ADD CONSTRAINT sentence_partitions_pkey PRIMARY KEY (part);
-
 ALTER TABLE ONLY public.separations
     ADD CONSTRAINT separations_pkey PRIMARY KEY (a, b);
 
@@ -1054,6 +1048,12 @@ ALTER TABLE ONLY public.service_secrets
 
 ALTER TABLE ONLY public.sources
     ADD CONSTRAINT sources_pkey PRIMARY KEY (source);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_event_subscription_key UNIQUE (event_id, subscription);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 
 CREATE INDEX article_search_keys_idx ON public.article_search USING gin (keys);
 
@@ -1091,8 +1091,6 @@ CREATE INDEX articles_ingested_idx ON public.articles USING btree (ingested_at, 
 
 CREATE INDEX articles_search_url_idx ON public.articles USING hash (public.search_url(url));
 
-CREATE INDEX articles_source_lower_idx ON public.articles USING btree (lower(source) COLLATE "C", source);
-
 CREATE INDEX cluster_listing_latest_idx ON public.cluster_listing USING btree (last_ingested DESC, cluster_id DESC);
 
 CREATE INDEX cluster_listing_published_idx ON public.cluster_listing USING btree (published_at DESC, cluster_id DESC) INCLUDE (size);
@@ -1105,17 +1103,11 @@ CREATE INDEX cluster_listing_sources_idx ON public.cluster_listing USING gin (so
 
 CREATE INDEX cluster_listing_statuses_idx ON public.cluster_listing USING gin (statuses);
 
+CREATE INDEX copy_events_pending_idx ON public.copy_events USING btree (id) WHERE (fanned_out_at IS NULL);
+
 CREATE INDEX editor_decisions_article_id_idx ON public.editor_decisions USING btree (article_id) WHERE (article_id IS NOT NULL);
 
 CREATE INDEX editor_decisions_cluster_id_idx ON public.editor_decisions USING btree (cluster_id);
-
-CREATE INDEX editor_sessions_editor_started ON public.editor_sessions USING btree (editor, started_at);
-
-CREATE INDEX editor_sessions_expires ON public.editor_sessions USING btree (expires_at);
-
-CREATE INDEX editor_sessions_last_seen ON public.editor_sessions USING btree (last_seen_at);
-
-CREATE INDEX editor_sessions_started ON public.editor_sessions USING btree (started_at);
 
 CREATE INDEX sentences_a0_idx ON public.sentences USING btree (a0) WHERE (a0 IS NOT NULL);
 
@@ -1141,17 +1133,19 @@ CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash)
 
 CREATE INDEX separations_b_idx ON public.separations USING btree (b);
 
-CREATE INDEX separations_decision_idx ON public.separations USING btree (decision_id);
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (gave_up_at IS NULL));
 
 CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_insert();
 
 CREATE TRIGGER article_search_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_update();
 
+CREATE TRIGGER articles_copy_event_insert AFTER INSERT ON public.articles FOR EACH ROW WHEN (((new.credit IS NOT NULL) AND (new.duplicate_of IS NOT NULL))) EXECUTE FUNCTION public.record_copy_event();
+
+CREATE TRIGGER articles_copy_event_update AFTER UPDATE OF credit, duplicate_of ON public.articles FOR EACH ROW WHEN (((new.credit IS NOT NULL) AND (new.duplicate_of IS NOT NULL) AND ((old.credit IS DISTINCT FROM new.credit) OR (old.duplicate_of IS DISTINCT FROM new.duplicate_of)))) EXECUTE FUNCTION public.record_copy_event();
+
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
 CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
-
-CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
 
@@ -1160,8 +1154,6 @@ CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCIN
 CREATE TRIGGER cluster_listing_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_insert();
 
 CREATE TRIGGER cluster_listing_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_update();
-
-CREATE TRIGGER sentence_partitions_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.sentence_partitions FOR EACH STATEMENT EXECUTE FUNCTION public.sentence_partitions_changed();
 
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
@@ -1192,3 +1184,6 @@ ALTER TABLE ONLY public.separations
 
 ALTER TABLE ONLY public.separations
     ADD CONSTRAINT separations_decision_id_fkey FOREIGN KEY (decision_id) REFERENCES public.editor_decisions(id);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.copy_events(id) ON DELETE CASCADE;

@@ -1,0 +1,54 @@
+package tables
+
+import (
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// ClustersHeader is the header row of the clusters export.
+var ClustersHeader = []string{"cluster_id", "title", "source", "external_id", "published_at", "size", "sources",
+	"statuses", "last_ingested_at", "original_id", "kept_id", "kept_source", "kept_rule", "other_coverage"}
+
+// Clusters writes the list of clusters q asks for, with its filters, page
+// after page from q's cursor, up to service.MaxExportRows; as Copies, the
+// table starts with the first row.
+func Clusters(c echo.Context, format string, svc *service.Service, q service.ClusterQuery, zone *time.Location) (sent bool, err error) {
+	ctx := c.Request().Context()
+	var t *Table
+	ts := func(x time.Time) string { return x.In(zone).Format(time.DateTime) }
+	q.Limit = service.MaxClusterPage
+	for n := 0; n < service.MaxExportRows; {
+		page, err := svc.Clusters(ctx, q)
+		if err != nil {
+			return t != nil, err
+		}
+		if t == nil {
+			if t, err = New(c, format, "clusters", ClustersHeader); err != nil {
+				return false, err
+			}
+		}
+		for _, s := range page.Clusters {
+			if n++; n > service.MaxExportRows {
+				break
+			}
+			statuses := make([]string, len(s.Statuses))
+			for i, st := range s.Statuses {
+				statuses[i] = string(st)
+			}
+			if err := t.Row(s.ID, s.Title, s.Source, s.ExternalID, ts(s.PublishedAt), s.Size,
+				strings.Join(s.Sources, ","), strings.Join(statuses, ","), ts(s.LastIngested), s.Original.ID,
+				s.Kept.ID, s.KeptMember.Source, string(s.Kept.Rule), s.OtherCoverage.Articles); err != nil {
+				return true, err
+			}
+		}
+		if page.Next == nil {
+			break
+		}
+		q.After = page.Next
+	}
+	return true, t.Close()
+}

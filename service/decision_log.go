@@ -1,0 +1,71 @@
+package service
+
+import (
+	"context"
+	"time"
+)
+
+// DecisionQuery asks for the decisions log across clusters: the decisions
+// made in [From, To) (default: the last 7 days), by Editor when set.
+type DecisionQuery struct {
+	From, To time.Time
+	Editor   string
+	Limit    int // 1 to MaxCopiesLimit; DefaultCopiesLimit when 0
+}
+
+// DecisionLogReader reads the decisions log across clusters.
+type DecisionLogReader interface {
+	// DecisionLog calls fn with each decision q asks for, latest first,
+	// at most limit.
+	DecisionLog(ctx context.Context, q DecisionQuery, limit int, fn func(Decision) error) error
+}
+
+func (q *DecisionQuery) check(now time.Time) error {
+	if err := checkStrings("", field{"editor", q.Editor}); err != nil {
+		return err
+	}
+	if q.To.IsZero() {
+		q.To = now
+	}
+	if q.From.IsZero() {
+		q.From = q.To.Add(-7 * 24 * time.Hour)
+	}
+	if !q.From.Before(q.To) {
+		return Invalid("from", "must be before to")
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultCopiesLimit
+	}
+	if q.Limit < 1 || q.Limit > MaxCopiesLimit {
+		return Invalid("limit", "must be 1 to %d", MaxCopiesLimit)
+	}
+	return nil
+}
+
+// DecisionLog returns the decisions q asks for across clusters, latest
+// first, and whether there are more than q.Limit. KindInvalid for a bad
+// query.
+func (s *Service) DecisionLog(ctx context.Context, q DecisionQuery) ([]Decision, bool, error) {
+	if err := q.check(time.Now()); err != nil {
+		return nil, false, err
+	}
+	var out []Decision
+	err := s.store.DecisionLog(ctx, q, q.Limit+1, func(d Decision) error {
+		out = append(out, d)
+		return nil
+	})
+	if len(out) > q.Limit {
+		return out[:q.Limit], true, err
+	}
+	return out, false, err
+}
+
+// EachDecision calls fn with each decision q asks for, latest first, up
+// to MaxExportRows (q.Limit ignored), for an export.
+func (s *Service) EachDecision(ctx context.Context, q DecisionQuery, fn func(Decision) error) error {
+	q.Limit = 1
+	if err := q.check(time.Now()); err != nil {
+		return err
+	}
+	return s.store.DecisionLog(ctx, q, MaxExportRows, fn)
+}
