@@ -4,6 +4,44 @@
 -- schema with a new migration, then run `make schema`; make test fails
 -- (TestSchema) while this file differs from what the migrations make.
 
+CREATE SCHEMA plproxy;
+
+CREATE FUNCTION plproxy.get_cluster_config(cluster_name text, OUT key text, OUT val text) RETURNS SETOF record
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT k, v FROM sentence_partition_settings s,
+        LATERAL (VALUES ('query_timeout', s.query_timeout::text), ('connection_lifetime', s.connection_lifetime::text)) AS c(k, v)
+    WHERE cluster_name = 'sentences'
+$$;
+
+CREATE FUNCTION plproxy.get_cluster_partitions(cluster_name text) RETURNS SETOF text
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    n integer;
+BEGIN
+    IF cluster_name <> 'sentences' THEN
+        RAISE EXCEPTION 'unknown PL/Proxy cluster %', cluster_name;
+    END IF;
+    SELECT count(*) INTO n FROM sentence_partitions;
+    IF n = 0 OR n & (n - 1) <> 0 OR (SELECT max(part) FROM sentence_partitions) <> n - 1 THEN
+        RAISE EXCEPTION 'sentence_partitions must number its rows 0 to 2^k-1, not % rows', n;
+    END IF;
+    RETURN QUERY SELECT connstr FROM sentence_partitions ORDER BY part;
+END
+$$;
+
+CREATE FUNCTION plproxy.get_cluster_version(cluster_name text) RETURNS integer
+    LANGUAGE plpgsql STABLE
+    AS $$
+BEGIN
+    IF cluster_name <> 'sentences' THEN
+        RAISE EXCEPTION 'unknown PL/Proxy cluster %', cluster_name;
+    END IF;
+    RETURN (SELECT version FROM sentence_partition_settings);
+END
+$$;
+
 CREATE FUNCTION public.article_holds_other_story(article bigint, cluster bigint) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
@@ -54,6 +92,15 @@ CREATE FUNCTION public.article_text_length(content_type text, body text) RETURNS
     RETURN char_length(CASE WHEN (content_type = 'html'::text) THEN regexp_replace(regexp_replace(regexp_replace(body, '<!--.*?-->'::text, ''::text, 'g'::text), '<(script|style)\M.*?</\1\s*>'::text, ''::text, 'gi'::text), '<[^>]*>'::text, ''::text, 'g'::text) ELSE body END);
 
 COMMENT ON FUNCTION public.article_text_length(content_type text, body text) IS 'Characters of an article''s text, as the keep rule compares them: for an HTML body, without its tags, comments, script and style.';
+
+CREATE FUNCTION public.articles_shingles_head() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.shingles_head := CASE WHEN cardinality(NEW.shingles) > 4096 THEN NEW.shingles[1:4096] END;
+    RETURN NEW;
+END
+$$;
 
 CREATE FUNCTION public.cluster_listing_after_delete() RETURNS trigger
     LANGUAGE plpgsql
@@ -234,6 +281,15 @@ $$;
 
 COMMENT ON FUNCTION public.sentence_block_keys(simhash bigint) IS 'The eight block keys of a sentence simhash: elements 1–4 family A, 5–8 family B. Two simhashes within 3 bits share a key of each family.';
 
+CREATE FUNCTION public.sentence_partitions_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE sentence_partition_settings SET version = version + 1;
+    RETURN NULL;
+END
+$$;
+
 CREATE TABLE public.sources (
     source text NOT NULL,
     owner text NOT NULL,
@@ -321,6 +377,7 @@ CREATE TABLE public.articles (
     plain_body text,
     coverage_this real,
     coverage_that real,
+    shingles_head integer[],
     credit text,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
@@ -341,6 +398,7 @@ ALTER TABLE ONLY public.articles ALTER COLUMN body SET COMPRESSION lz4;
 ALTER TABLE ONLY public.articles ALTER COLUMN words SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN shingles SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN plain_body SET COMPRESSION lz4;
+ALTER TABLE ONLY public.articles ALTER COLUMN shingles_head SET STORAGE EXTERNAL;
 
 COMMENT ON TABLE public.articles IS 'Every stored article, its 64-bit simhash fingerprint and its place in a cluster of duplicates.';
 
@@ -356,7 +414,7 @@ COMMENT ON COLUMN public.articles.content_hash IS 'SHA-256 of the normalised tit
 
 COMMENT ON COLUMN public.articles.simhash IS 'The 64-bit simhash fingerprint, as a signed bigint (the same 64 bits). Show it with lpad(to_hex(simhash), 16, ''0'').';
 
-COMMENT ON COLUMN public.articles.fingerprint_version IS 'The algorithm that made simhash: 1 = yanyiwu/simhash-compatible, 2 = newsdedup until real news (title counted, weights cubed), 3 = newsdedup default (body only). Fingerprints of different versions are never compared.';
+COMMENT ON COLUMN public.articles.fingerprint_version IS 'The algorithm that made simhash: 1 = yanyiwu/simhash-compatible, 2 = newsdedup until real news (title counted, weights cubed), 3 = newsdedup on real news (body only), 4 = newsdedup default (3 matching one script: Traditional folded to Simplified, invisible characters dropped). Fingerprints of different versions are never compared.';
 
 COMMENT ON COLUMN public.articles.a0 IS 'Block columns a0..a3 and b0..b3: the 16 bits of simhash under each of the eight masks (service/fingerprint/masks.go), packed into a smallint.';
 
@@ -385,6 +443,8 @@ COMMENT ON COLUMN public.articles.plain_body IS 'For an HTML article, the text a
 COMMENT ON COLUMN public.articles.coverage_this IS 'For a partial duplicate: the share of this article found in duplicate_of, the larger of two measures: its indexed sentences (by length) found there, and its text (sampled character 5-grams, boilerplate sentences left out) found there.';
 
 COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the share of duplicate_of found in this article, the larger of two measures: its indexed sentences (by length) found here, and its text (sampled character 5-grams, boilerplate sentences left out) found here.';
+
+COMMENT ON COLUMN public.articles.shingles_head IS 'The first 4,096 of shingles (the smallest, in their unsigned order) when it has more, NULL otherwise: what the keep rule reads of a long article (set by the trigger articles_shingles_head; migration 00025).';
 
 COMMENT ON COLUMN public.articles.credit IS 'How this copy credits the article it links to: credited (a credit line or byline names its source or author), credits_other (credits a third source), uncredited (none, or the original''s byline or credit removed). NULL for an article that links to none, or stored before migration 00035.';
 
@@ -462,7 +522,8 @@ CREATE VIEW public.cluster_kept AS
             a.external_id,
             a.title,
             a.published_at,
-            a.shingles,
+            COALESCE(a.shingles_head, a.shingles) AS shingles,
+            (a.shingles_head IS NOT NULL) AS shingles_cut,
             COALESCE(array_position(p.sources, a.source), (cardinality(p.sources) + 1)) AS source_rank,
             cardinality(p.sources) AS ranked_sources,
             p.length_tolerance_percent,
@@ -476,12 +537,20 @@ CREATE VIEW public.cluster_kept AS
              JOIN public.cluster_listing l ON ((l.cluster_id = a.cluster_id)))
              CROSS JOIN public.keep_policy p)
              LEFT JOIN public.kept_articles k ON ((k.article_id = a.id)))
+        ), cuts AS (
+         SELECT members.cluster_id,
+            min(((members.shingles[cardinality(members.shingles)])::bigint & '4294967295'::bigint)) AS below
+           FROM members
+          WHERE members.shingles_cut
+          GROUP BY members.cluster_id
         ), grams AS (
          SELECT DISTINCT m.cluster_id,
             m.id,
             g.g
-           FROM members m,
-            LATERAL unnest(m.shingles) g(g)
+           FROM ((members m
+             LEFT JOIN cuts c_1 ON ((c_1.cluster_id = m.cluster_id)))
+             CROSS JOIN LATERAL unnest(m.shingles) g(g))
+          WHERE ((c_1.below IS NULL) OR (((g.g)::bigint & '4294967295'::bigint) <= c_1.below))
         ), sizes AS (
          SELECT members.cluster_id,
             count(*) AS n
@@ -508,6 +577,7 @@ CREATE VIEW public.cluster_kept AS
             m.title,
             m.published_at,
             m.shingles,
+            m.shingles_cut,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
@@ -527,6 +597,7 @@ CREATE VIEW public.cluster_kept AS
             b.title,
             b.published_at,
             b.shingles,
+            b.shingles_cut,
             b.source_rank,
             b.ranked_sources,
             b.length_tolerance_percent,
@@ -548,6 +619,7 @@ CREATE VIEW public.cluster_kept AS
             c_1.title,
             c_1.published_at,
             c_1.shingles,
+            c_1.shingles_cut,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
@@ -570,6 +642,7 @@ CREATE VIEW public.cluster_kept AS
             c_1.title,
             c_1.published_at,
             c_1.shingles,
+            c_1.shingles_cut,
             c_1.source_rank,
             c_1.ranked_sources,
             c_1.length_tolerance_percent,
@@ -593,6 +666,7 @@ CREATE VIEW public.cluster_kept AS
             m.title,
             m.published_at,
             m.shingles,
+            m.shingles_cut,
             m.source_rank,
             m.ranked_sources,
             m.length_tolerance_percent,
@@ -631,7 +705,7 @@ CREATE VIEW public.cluster_kept AS
 
 COMMENT ON VIEW public.cluster_kept IS 'One row per cluster of two or more articles: the member to keep and the rule that chose it (editor, source, length or earliest), as GET /v1/clusters/{id} says, with the keep rule recorded in keep_policy.';
 
-COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
+COMMENT ON COLUMN public.cluster_kept.rule IS 'editor: an editor kept it (decided_by, decided_at); source: the only member from the best-ranked preferred source; length: the only complete text among those, by the story it holds (the sampled 5-grams found in half the members of its cluster or more, two at least, counted below the least last 5-gram of the members'' shingles_head; one holding at most keep_policy.length_tolerance_percent less than the most counts as complete; a partial duplicate that holds the article it links to plus much more, such as a digest, does not count unless all of them do; a compilation — one that also holds half or more of an article of another cluster, article_holds_other_story — never counts: when every one is a compilation, all count as complete and the earliest is kept); earliest: the earliest published of the complete texts.';
 
 CREATE VIEW public.cluster_original AS
  SELECT DISTINCT ON (a.cluster_id) a.cluster_id,
@@ -881,6 +955,26 @@ COMMENT ON TABLE public.fingerprint_upgrades IS 'For each fingerprint version: h
 
 COMMENT ON COLUMN public.fingerprint_upgrades.rejudged_through IS 'The unique articles of the version ingested before this time, or at it with an id up to rejudged_after_id, have been judged again.';
 
+CREATE TABLE public.sentence_partition_settings (
+    only_row boolean DEFAULT true NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    query_timeout integer DEFAULT 0 NOT NULL,
+    connection_lifetime integer DEFAULT 0 NOT NULL,
+    CONSTRAINT sentence_partition_settings_connection_lifetime_check CHECK ((connection_lifetime >= 0)),
+    CONSTRAINT sentence_partition_settings_only_row_check CHECK (only_row),
+    CONSTRAINT sentence_partition_settings_query_timeout_check CHECK ((query_timeout >= 0))
+);
+
+COMMENT ON TABLE public.sentence_partition_settings IS 'PL/Proxy''s settings of cluster ''sentences'' (seconds, 0 none; a partition''s connect_timeout goes in its connstr) and the version of its configuration, raised by every change of sentence_partitions, that makes PL/Proxy read it again.';
+
+CREATE TABLE public.sentence_partitions (
+    part integer NOT NULL,
+    connstr text NOT NULL,
+    CONSTRAINT sentence_partitions_part_check CHECK ((part >= 0))
+);
+
+COMMENT ON TABLE public.sentence_partitions IS 'The sentence index''s partition databases, by number from 0: libpq connection strings PL/Proxy''s cluster ''sentences'' connects to. Empty: the table sentences answers alone (migration 00045).';
+
 CREATE TABLE public.sentences (
     article_id bigint NOT NULL,
     "position" integer NOT NULL,
@@ -1040,6 +1134,12 @@ ALTER TABLE ONLY public.keep_policy
 ALTER TABLE ONLY public.kept_articles
     ADD CONSTRAINT kept_articles_pkey PRIMARY KEY (article_id);
 
+ALTER TABLE ONLY public.sentence_partition_settings
+    ADD CONSTRAINT sentence_partition_settings_pkey PRIMARY KEY (only_row);
+
+ALTER TABLE ONLY public.sentence_partitions
+    ADD CONSTRAINT sentence_partitions_pkey PRIMARY KEY (part);
+
 ALTER TABLE ONLY public.separations
     ADD CONSTRAINT separations_pkey PRIMARY KEY (a, b);
 
@@ -1091,6 +1191,8 @@ CREATE INDEX articles_ingested_idx ON public.articles USING btree (ingested_at, 
 
 CREATE INDEX articles_search_url_idx ON public.articles USING hash (public.search_url(url));
 
+CREATE INDEX articles_source_lower_idx ON public.articles USING btree (lower(source) COLLATE "C", source);
+
 CREATE INDEX cluster_listing_latest_idx ON public.cluster_listing USING btree (last_ingested DESC, cluster_id DESC);
 
 CREATE INDEX cluster_listing_published_idx ON public.cluster_listing USING btree (published_at DESC, cluster_id DESC) INCLUDE (size);
@@ -1108,6 +1210,14 @@ CREATE INDEX copy_events_pending_idx ON public.copy_events USING btree (id) WHER
 CREATE INDEX editor_decisions_article_id_idx ON public.editor_decisions USING btree (article_id) WHERE (article_id IS NOT NULL);
 
 CREATE INDEX editor_decisions_cluster_id_idx ON public.editor_decisions USING btree (cluster_id);
+
+CREATE INDEX editor_sessions_editor_started ON public.editor_sessions USING btree (editor, started_at);
+
+CREATE INDEX editor_sessions_expires ON public.editor_sessions USING btree (expires_at);
+
+CREATE INDEX editor_sessions_last_seen ON public.editor_sessions USING btree (last_seen_at);
+
+CREATE INDEX editor_sessions_started ON public.editor_sessions USING btree (started_at);
 
 CREATE INDEX sentences_a0_idx ON public.sentences USING btree (a0) WHERE (a0 IS NOT NULL);
 
@@ -1133,6 +1243,8 @@ CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash)
 
 CREATE INDEX separations_b_idx ON public.separations USING btree (b);
 
+CREATE INDEX separations_decision_idx ON public.separations USING btree (decision_id);
+
 CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (gave_up_at IS NULL));
 
 CREATE TRIGGER article_search_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.article_search_after_insert();
@@ -1147,6 +1259,8 @@ CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFEREN
 
 CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
 
+CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
+
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
 
 CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_delete();
@@ -1154,6 +1268,8 @@ CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCIN
 CREATE TRIGGER cluster_listing_insert AFTER INSERT ON public.articles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_insert();
 
 CREATE TRIGGER cluster_listing_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_update();
+
+CREATE TRIGGER sentence_partitions_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.sentence_partitions FOR EACH STATEMENT EXECUTE FUNCTION public.sentence_partitions_changed();
 
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
