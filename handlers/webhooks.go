@@ -9,7 +9,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers/queryparam"
 	"github.com/newsdedup/newsdedup/service"
-	"github.com/newsdedup/newsdedup/webhook"
+	"github.com/newsdedup/newsdedup/internal/webhook"
 )
 
 // Deliveries lists webhook deliveries (webhook.Worker): what the editors

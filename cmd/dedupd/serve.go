@@ -16,7 +16,7 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/repo"
-	"github.com/newsdedup/newsdedup/webhook"
+	"github.com/newsdedup/newsdedup/internal/webhook"
 )
 
 // The HTTP server's own limits. The handlers bound each request by

@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/repo/dbtest"
-	"github.com/newsdedup/newsdedup/webhook"
+	"github.com/newsdedup/newsdedup/internal/webhook"
 )
 
 // TestWebhookSurvivesKill9: a copy ingested through a real dedupd is

@@ -13,7 +13,7 @@ import (
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
 	"github.com/newsdedup/newsdedup/handlers/tables"
 	"github.com/newsdedup/newsdedup/service"
-	"github.com/newsdedup/newsdedup/webhook"
+	"github.com/newsdedup/newsdedup/internal/webhook"
 )
 
 // Deliveries lists the alerts' webhook deliveries (webhook.Worker).

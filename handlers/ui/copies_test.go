@@ -17,7 +17,7 @@ import (
 	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/internal/samples"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
-	"github.com/newsdedup/newsdedup/webhook"
+	"github.com/newsdedup/newsdedup/internal/webhook"
 )
 
 // TestCopiesPage: the editors' page of who copied bjwb lists toutiao's
