@@ -8,8 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/newsdedup/newsdedup/handlers/queryparam"
-	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/internal/webhook"
+	"github.com/newsdedup/newsdedup/service"
 )
 
 // Deliveries lists webhook deliveries (webhook.Worker): what the editors

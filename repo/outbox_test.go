@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
-	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/internal/webhook"
+	"github.com/newsdedup/newsdedup/repo"
 )
 
 // receiver is a test webhook receiver: it records every request by path,

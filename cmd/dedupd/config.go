@@ -19,10 +19,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/newsdedup/newsdedup/handlers"
+	"github.com/newsdedup/newsdedup/internal/webhook"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/service/fingerprint"
-	"github.com/newsdedup/newsdedup/internal/webhook"
 )
 
 // The algorithms DEDUP_ALGORITHM may name.

@@ -15,8 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/newsdedup/newsdedup/handlers"
-	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/internal/webhook"
+	"github.com/newsdedup/newsdedup/repo"
 )
 
 // The HTTP server's own limits. The handlers bound each request by

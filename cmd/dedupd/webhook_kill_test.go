@@ -15,8 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/internal/webhook"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
 // TestWebhookSurvivesKill9: a copy ingested through a real dedupd is

@@ -12,8 +12,8 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers/clusterquery"
 	"github.com/newsdedup/newsdedup/handlers/tables"
-	"github.com/newsdedup/newsdedup/service"
 	"github.com/newsdedup/newsdedup/internal/webhook"
+	"github.com/newsdedup/newsdedup/service"
 )
 
 // Deliveries lists the alerts' webhook deliveries (webhook.Worker).

@@ -16,8 +16,8 @@ import (
 
 	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/internal/samples"
-	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/internal/webhook"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
 // TestCopiesPage: the editors' page of who copied bjwb lists toutiao's
