@@ -119,7 +119,22 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted; those it sets aside around the other
 	// groups being stored start the next group (ingest_group_held.go).
-	store := func() error {
+	//
+	// While more articles are to come, a group whose every article waits
+	// for a lock another group in flight holds is not stored yet: it would
+	// wait with nothing to store meanwhile (the batch's first groups are
+	// small), so its articles are left to the end, set aside as the held
+	// locks' rule sets them (ingest_group_held.go), and the next articles
+	// go on.
+	var deferred []*groupItem
+	store := func(more bool) error {
+		if more && s.held.blocks(group.items) {
+			for _, it := range group.take() {
+				it.setAside = true
+				deferred = append(deferred, it)
+			}
+			return nil
+		}
 		g := group.take()
 		if len(g) == 0 {
 			return nil
@@ -161,14 +176,22 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		it.stored = stored[it.key()]
 		position[it] = i
 		for !group.fits(it) { // twice when the first store sets articles aside
-			if err := store(); err != nil {
+			if err := store(true); err != nil {
+				return stopped(err)
+			}
+		}
+		group.add(it)
+	}
+	for _, it := range deferred {
+		for !group.fits(it) {
+			if err := store(false); err != nil {
 				return stopped(err)
 			}
 		}
 		group.add(it)
 	}
 	for len(group.items) > 0 {
-		if err := store(); err != nil {
+		if err := store(false); err != nil {
 			return stopped(err)
 		}
 	}

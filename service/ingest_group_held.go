@@ -95,3 +95,26 @@ func (h *heldLocks) setAside(g []*groupItem) (now, later []*groupItem) {
 	}
 	return now, later
 }
+
+// blocks reports whether every article of g needs a lock that a group in
+// flight holds: storing g now would only wait.
+func (h *heldLocks) blocks(g []*groupItem) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.held) == 0 || len(g) == 0 {
+		return false
+	}
+	for _, it := range g {
+		free := true
+		for _, k := range it.locks() {
+			if h.held[k] > 0 {
+				free = false
+				break
+			}
+		}
+		if free {
+			return false
+		}
+	}
+	return true
+}
