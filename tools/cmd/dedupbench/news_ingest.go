@@ -84,7 +84,7 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 			case newsSingle:
 				run, err = nr.ingest(ctx, m)
 			case newsPeer:
-				run, err = peerIngest(ctx, set.Items)
+				run, err = peerIngest(ctx, set.Items, cfg.newsBatchSize)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("real news, %s: %w", modeName(m), err)
