@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -40,32 +39,29 @@ func (a *api) ingest(c echo.Context) error {
 // and the others are stored; the request fails as a whole only when the
 // batch is empty, too large, or the database is unavailable.
 func (a *api) ingestBatch(c echo.Context) error {
-	var req batchRequest
-	if err := decodeBody(c, a.maxBatch, &req); err != nil {
+	body, err := readBody(c, a.maxBatch)
+	if err != nil {
 		return err
 	}
-	if err := service.CheckBatchSize(len(req.Articles)); err != nil {
+	arts, err := decodeBatch(body, a.maxBody)
+	if err != nil {
+		return err
+	}
+	if err := service.CheckBatchSize(len(arts)); err != nil {
 		return err
 	}
 
-	results := make([]any, len(req.Articles))
-	items := make([]service.BatchItem, 0, len(req.Articles))
-	positions := make([]int, 0, len(req.Articles)) // of items in req.Articles
+	results := make([]any, len(arts))
+	items := make([]service.BatchItem, 0, len(arts))
+	positions := make([]int, 0, len(arts)) // of items in arts
 	defaults := a.svc.Defaults()
-	for i, raw := range req.Articles {
-		if int64(len(raw)) > a.maxBody {
-			// Each article of a batch is bounded as a single article's
-			// request is: a batch is no way around the limit.
-			results[i] = a.itemError(c, &requestError{status: http.StatusRequestEntityTooLarge, code: codeTooLarge,
-				message: fmt.Sprintf("the article is %d bytes of JSON, more than the %d a single article may be", len(raw), a.maxBody)})
+	for i := range arts {
+		ar := &arts[i]
+		if ar.err != nil {
+			results[i] = a.itemError(c, ar.err)
 			continue
 		}
-		var ar articleRequest
-		if err := unmarshalStrict(raw, &ar); err != nil {
-			results[i] = a.itemError(c, err)
-			continue
-		}
-		in, opts, err := ar.toIngest(defaults)
+		in, opts, err := ar.req.toIngest(defaults)
 		if err != nil {
 			results[i] = a.itemError(c, err)
 			continue

@@ -138,10 +138,7 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		}
 		keywords = append(keywords, Keyword{Word: word, Weight: tf * v})
 	}
-	sortByWeight(keywords)
-	if n := w.params.TopN; n > 0 && len(keywords) > n {
-		keywords = keywords[:n]
-	}
+	keywords = heaviest(keywords, w.params.TopN)
 
 	words := make([]weightedWord, len(keywords))
 	hashes := make([]uint64, len(keywords))

@@ -48,6 +48,7 @@ type config struct {
 	newsBatchSize     int
 	newsBatchClients  []int
 	newsSingleClients int
+	cpuProfile        string // a CPU profile of the whole run goes there
 	only              string // onlyNewsIngest, onlySentenceLookup or onlyNewsCheck: run that section alone
 
 	// The sentence-lookup section (sentence_lookup.go).
@@ -142,7 +143,20 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.rerender, "rerender", "", "measure nothing: write the report and the plot again from this benchmarks.json (after a change to how they are written)")
 	fs.StringVar(&cfg.corpora, "corpora", "", "the folder of the real corpora (default: ../shared/corpora from the repository's root, or from its main checkout's for a worktree); without them the real-news section ingests 围城 articles and says so")
 	fs.IntVar(&cfg.newsArticles, "news-articles", cfg.newsArticles, "the real-news section ingests the first this many Sina articles")
+	fs.Func("news-batch-clients", "the real-news section's batch runs: their numbers of clients, comma-separated (default 2,4)", func(v string) error {
+		cfg.newsBatchClients = nil
+		for f := range strings.SplitSeq(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not a number of clients", f)
+			}
+			cfg.newsBatchClients = append(cfg.newsBatchClients, n)
+		}
+		return nil
+	})
+	fs.IntVar(&cfg.newsSingleClients, "news-single-clients", cfg.newsSingleClients, "the real-news section's single-article runs: their clients (0 skips them)")
 	fs.IntVar(&cfg.newsReps, "news-reps", cfg.newsReps, "how many times the real-news section repeats each measurement")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (the in-process service, its clients, the peer) to this file, for go tool pprof")
 	fs.StringVar(&cfg.only, "only", "", "run one section alone: "+onlyNewsIngest+" (the real-news ingest), "+onlySentenceLookup+" (the sentence lookup), "+onlyNewsCheck+" (/v1/check on real news) or "+onlyCorrections+" (corrections and deletions of a much-copied article); merged into -out's benchmarks.json when there is one, and printed")
 	fs.IntVar(&cfg.sentenceRows, "sentence-rows", cfg.sentenceRows, "the sentence-lookup section's sentence index holds this many rows (0 skips the section)")
 	fs.IntVar(&cfg.sentenceArticles, "sentence-articles", cfg.sentenceArticles, "the sentence-lookup section stores the first this many real articles through the service (a tenth as many more are held back, to query)")

@@ -83,6 +83,8 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 				run.Ratio = run.PerSecond / fpRate[m.Sentences]
 			case newsSingle:
 				run, err = nr.ingest(ctx, m)
+			case newsPeer:
+				run, err = peerIngest(ctx, set.Items, cfg.newsBatchSize)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("real news, %s: %w", modeName(m), err)
@@ -107,12 +109,18 @@ func newsModes(cfg *config, workers int) []NewsMode {
 	for _, s := range []bool{true, false} {
 		modes = append(modes, NewsMode{Kind: newsFingerprint, Sentences: s, Clients: workers})
 	}
+	// The peer between the fingerprint-only and the batch runs, so that
+	// each repetition alternates it with newsdedup's (news_peer.go).
+	modes = append(modes, NewsMode{Kind: newsPeer, Clients: 1})
 	for _, c := range cfg.newsBatchClients {
 		for _, s := range []bool{true, false} {
 			modes = append(modes, NewsMode{Kind: newsBatch, Sentences: s, Clients: c})
 		}
 	}
 	for _, s := range []bool{true, false} {
+		if cfg.newsSingleClients == 0 {
+			break
+		}
 		modes = append(modes, NewsMode{Kind: newsSingle, Sentences: s, Clients: cfg.newsSingleClients})
 	}
 	return modes

@@ -41,12 +41,13 @@ const (
 	newsFingerprint = "fingerprint-only"
 	newsBatch       = "batch"
 	newsSingle      = "single"
+	newsPeer        = "peer"
 )
 
 // NewsMode is one measurement, repeated: a kind, with or without the
 // sentence index, with some clients.
 type NewsMode struct {
-	Kind      string `json:"kind"` // newsFingerprint, newsBatch or newsSingle
+	Kind      string `json:"kind"` // newsFingerprint, newsBatch, newsSingle or newsPeer
 	Sentences bool   `json:"sentence_index"`
 	Clients   int    `json:"clients"` // goroutines for fingerprint-only
 	// PerSecond summarises the runs' articles/s: median, min and max.
