@@ -13,7 +13,7 @@ import (
 // search of the sentence index.
 //
 // A valid request waits for a turn before any other work
-// (check_turns.go).
+// (turns.go).
 //
 // Errors: KindInvalid naming the field at fault, KindUnavailable.
 func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Verdict, error) {

@@ -75,15 +75,6 @@ type CopiesReport struct {
 	Truncated bool
 }
 
-// CopyReader reads the copies report.
-type CopyReader interface {
-	// EachCopy calls fn with each copy q asks for, latest published first,
-	// at most limit of them; fn's error stops it.
-	EachCopy(ctx context.Context, q CopiesQuery, limit int, fn func(Copy) error) error
-	// CountCopies counts the copies q asks for, by copying source.
-	CountCopies(ctx context.Context, q CopiesQuery) ([]CopyCount, error)
-}
-
 // checkCopies validates q and fills in its defaults: the last seven days
 // to now.
 func checkCopies(q *CopiesQuery, now time.Time) error {
@@ -177,8 +168,3 @@ func (s *Service) EachCopy(ctx context.Context, q CopiesQuery, fn func(Copy) err
 // DeskSources returns the desk's own sources (DEDUP_DESK_SOURCES): the
 // copies report's default.
 func (s *Service) DeskSources() []string { return s.desk }
-
-// WithDeskSources names the desk's own sources (DEDUP_DESK_SOURCES).
-func WithDeskSources(sources []string) Setting {
-	return func(s *Service) { s.desk = append([]string(nil), sources...) }
-}

@@ -10,7 +10,7 @@ import (
 // Corrections. News is corrected all day — a new headline, a correction
 // line, a fixed typo — and the stories corrected most are the ones copied
 // most. New content under a stored key that is still a duplicate of the old
-// (an exact, near or partial one, as dependants_measure.go measures, with
+// (an exact, near or partial one, as rules_links.go measures, with
 // the service's default options) corrects the article: it keeps its place,
 // its time of ingestion and so its order before its copies, its cluster
 // and its role as head. It is judged against the articles ingested before

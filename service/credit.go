@@ -95,14 +95,3 @@ func ParseSources(r io.Reader) ([]SourceInfo, error) {
 	}
 	return out, sc.Err()
 }
-
-// WithSources makes a Service that classifies credit with these sources'
-// owners and names (the sources table).
-func WithSources(sources []SourceInfo) Setting {
-	return func(s *Service) {
-		s.sources = make(map[string]SourceInfo, len(sources))
-		for _, src := range sources {
-			s.sources[src.Source] = src
-		}
-	}
-}

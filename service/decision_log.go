@@ -13,13 +13,6 @@ type DecisionQuery struct {
 	Limit    int // 1 to MaxCopiesLimit; DefaultCopiesLimit when 0
 }
 
-// DecisionLogReader reads the decisions log across clusters.
-type DecisionLogReader interface {
-	// DecisionLog calls fn with each decision q asks for, latest first,
-	// at most limit.
-	DecisionLog(ctx context.Context, q DecisionQuery, limit int, fn func(Decision) error) error
-}
-
 func (q *DecisionQuery) check(now time.Time) error {
 	if err := checkStrings("", field{"editor", q.Editor}); err != nil {
 		return err

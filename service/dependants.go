@@ -20,7 +20,7 @@ import (
 //  1. read them, earliest ingested first, with their fingerprints, the
 //     indexed sentences of each text, and the editors' separations
 //     (readGroup: three statements);
-//  2. measure them in memory (dependants_measure.go): against the
+//  2. measure them in memory (rules_links.go): against the
 //     article's new content when it is a correction (keepDependants), each
 //     keeping its link, measured anew, when it still holds; otherwise
 //     against the dependants before them, the earliest of which heads them
@@ -249,4 +249,39 @@ func (p *relinks) changed() []Link {
 		}
 	}
 	return out
+}
+
+// relink judges stored article d again against the articles ingested before
+// it, with the service's default options (a request's own options are not
+// stored), leaving out article exclude, and stores the new link: to its best
+// match, moving the articles that link to d along, or none, d heading a
+// cluster of its own.
+func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) error {
+	l, err := s.rejudge(ctx, tx, locks, d, exclude)
+	if err != nil {
+		return err
+	}
+	return tx.Relink(ctx, l)
+}
+
+// rejudge is relink's judgement: the link stored article d gets, its match
+// locked and checked.
+func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) (Link, error) {
+	fp, err := storedFingerprint(ctx, tx, d)
+	if err != nil {
+		return Link{}, err
+	}
+	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt, self: d.ID}, s.defaults)
+	if err != nil {
+		return Link{}, err
+	}
+	if err := notIntoSubtree(ctx, tx, d, &dec); err != nil {
+		return Link{}, err
+	}
+	if dec.best != nil {
+		if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
+			return Link{}, err
+		}
+	}
+	return placedLink(ctx, tx, d.ID, dec, fp.Shingles)
 }

@@ -20,23 +20,6 @@ import (
 // characters: after the cleanup the changes fall on words and sentences
 // anyway, and no segmenter is needed to show them.
 
-// DiffKind says whether a run of a diff is in both texts, only in the
-// second (inserted) or only in the first (deleted).
-type DiffKind int8
-
-// The kinds of run of a diff.
-const (
-	DiffEqual DiffKind = iota
-	DiffInsert
-	DiffDelete
-)
-
-// DiffRun is a run of text of a diff.
-type DiffRun struct {
-	Kind DiffKind
-	Text string
-}
-
 // diffTimeout bounds the search for the shortest diff of two long texts
 // that share little: past it the diff stays correct but may be longer than
 // the shortest one. It is each diff's budget from its first step: the steps
@@ -65,21 +48,6 @@ const (
 	minUnitTokens   = MaxDiffRunes / maxDirectTokens
 	maxUnitTokens   = 64
 )
-
-// TextDiff is the diff of two texts.
-type TextDiff struct {
-	// Runs turn the first text into the second: those not DiffInsert spell
-	// the first, those not DiffDelete the second — when Truncated, each
-	// text's start only.
-	Runs []DiffRun
-	// Truncated says that a text ran past MaxDiffRunes beyond the start
-	// the two share: the runs stop there.
-	Truncated bool
-	// FromRest and ToRest are, when Truncated, how many characters of
-	// each text the runs leave out before the end the two share (SharedEnd
-	// characters, left out too): what summarize needs to judge the ends.
-	FromRest, ToRest, SharedEnd int
-}
 
 // Diff returns the runs that turn from into to: the runs that are not
 // DiffInsert spell from, those not DiffDelete spell to, or their starts

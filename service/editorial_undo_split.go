@@ -16,15 +16,6 @@ import (
 // ActionUndoSplit is the decision that undid a split.
 const ActionUndoSplit Action = "undo_split"
 
-// SplitUndoWriter is what undoing a split needs of a transaction.
-type SplitUndoWriter interface {
-	// DecisionByID returns decision id; KindNotFound when there is none.
-	DecisionByID(ctx context.Context, id int64) (Decision, error)
-	// Unseparate removes the pairs decision decisionID separated and
-	// returns them.
-	Unseparate(ctx context.Context, decisionID int64) ([][2]int64, error)
-}
-
 // UndoSplit undoes split decision decisionID and returns the decision that
 // records it, made in the cluster the split was made in. KindNotFound when
 // there is no such decision; KindInvalid when it is no split, its article

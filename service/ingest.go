@@ -23,7 +23,7 @@ func (s *Service) Ingest(ctx context.Context, in ArticleInput, opts Options) (Ve
 	if err != nil {
 		return Verdict{}, err
 	}
-	return s.combined.store(ctx, s, &groupItem{in: &in, fp: fp, opts: opts})
+	return s.combined.store(ctx, s, &arrival{in: &in, fp: fp, opts: opts})
 }
 
 // prepare validates an article and its options and fingerprints it.

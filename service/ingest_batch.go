@@ -45,7 +45,7 @@ func CheckBatchSize(n int) error {
 // judged a duplicate of it. Articles are fingerprinted in parallel, and
 // stored in groups of several to a transaction (ingest_group.go); an article may
 // be stored after later ones it shares no lock with, which changes no
-// verdict but can give it the larger id (ingest_group_held.go). An article that
+// verdict but can give it the larger id (locks_held.go). An article that
 // is invalid gets its own error and the others are stored; so does one that
 // fails in its group for another reason, after the group's others are
 // stored one by one.
@@ -114,19 +114,19 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 		}
 		return unpermute(results, order), nil
 	}
-	position := make(map[*groupItem]int, len(items))
+	position := make(map[*arrival]int, len(items))
 	group := groupBuilder{budget: s.groupLockBudget(), limit: 1}
 	// store stores the group collected so far, while the articles after it
 	// are still being fingerprinted; those it sets aside around the other
-	// groups being stored start the next group (ingest_group_held.go).
+	// groups being stored start the next group (locks_held.go).
 	//
 	// While more articles are to come, a group whose every article waits
 	// for a lock another group in flight holds is not stored yet: it would
 	// wait with nothing to store meanwhile (the batch's first groups are
 	// small), so its articles are left to the end, set aside as the held
-	// locks' rule sets them (ingest_group_held.go), and the next articles
+	// locks' rule sets them (locks_held.go), and the next articles
 	// go on.
-	var deferred []*groupItem
+	var deferred []*arrival
 	store := func(more bool) error {
 		if more && s.held.blocks(group.items) {
 			for _, it := range group.take() {
@@ -172,7 +172,7 @@ func (s *Service) IngestBatch(ctx context.Context, items []BatchItem) ([]BatchRe
 			answered[i] = true
 			continue
 		}
-		it := &groupItem{in: &items[i].Article, fp: p.fp, opts: items[i].Options}
+		it := &arrival{in: &items[i].Article, fp: p.fp, opts: items[i].Options}
 		it.stored = stored[it.key()]
 		position[it] = i
 		for !group.fits(it) { // twice when the first store sets articles aside

@@ -16,23 +16,6 @@ type ArticleCredit struct {
 	Credit Credit
 }
 
-// CreditWriter reads and stores copies' credits, in a transaction.
-type CreditWriter interface {
-	// CreditTexts returns the source, headline and plain text of each of
-	// articles ids that exists.
-	CreditTexts(ctx context.Context, ids []int64) (map[int64]CreditText, error)
-	// SetCredits stores each article's credit ("" for none).
-	SetCredits(ctx context.Context, cs []ArticleCredit) error
-}
-
-// SourceStore keeps the sources table.
-type SourceStore interface {
-	// KnownSources returns the sources table.
-	KnownSources(ctx context.Context) ([]SourceInfo, error)
-	// ReplaceSources makes the known sources exactly these.
-	ReplaceSources(ctx context.Context, sources []SourceInfo) error
-}
-
 // setCredits classifies each written article that links to another
 // against it (ClassifyCredit) and stores the class: two statements
 // however many articles.

@@ -3,8 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-
-	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Groups. A batch is stored in transactions of several articles each — a
@@ -21,48 +19,9 @@ import (
 // key — is stored article by article in its transaction, as Ingest stores
 // one: those are rare, and their order matters.
 
-// groupItem is an article of a group: what was sent, its fingerprint, and
-// once stored, its verdict, or the error it met.
-type groupItem struct {
-	in      *ArticleInput
-	fp      fingerprint.Fingerprint
-	opts    Options
-	verdict Verdict
-	err     error
-	lockSet []LockKey // locks' result, once computed
-	// setAside: the item was left for the batch's next group once
-	// (ingest_group_held.go), and is not again.
-	setAside bool
-	// stored: the key held an article when the batch began. A group is all
-	// stored keys or all new ones, so that a batch sent again after its
-	// deadline answers the stored ones on their own (article by article,
-	// cheaply) and the new ones still go in groups: a resend makes progress.
-	stored bool
-
-	// unlocked are the sentences the current attempt to store the group
-	// left unlocked as known boilerplate (ingest_locks_boilerplate.go).
-	unlocked []uint64
-}
-
-// locks are the locks an item may take, known boilerplate included: what
-// the group's budget counts.
-func (it *groupItem) locks() []LockKey {
-	if it.lockSet == nil {
-		it.lockSet, _ = it.lockPlan(nil)
-	}
-	return it.lockSet
-}
-
-// lockPlan is what an item locks, its key and its content, and the
-// sentences it leaves unlocked as boilerplate known (contentLocks).
-func (it *groupItem) lockPlan(known *knownBoilerplate) (locks []LockKey, unlocked []uint64) {
-	content, unlocked := contentLocks(it.fp, known)
-	return append([]LockKey{keyLock(it.in.Source, it.in.ExternalID)}, content...), unlocked
-}
-
 // groupBuilder collects the items of the next group: it says when an item
 // does not fit — it would take the group beyond budget locks
-// (ingest_locks_budget.go), or
+// (locks_budget.go), or
 // its key is in the group already (a group inserts its articles at once, and
 // two of one key would collide: the second must see the first stored).
 type groupBuilder struct {
@@ -72,13 +31,13 @@ type groupBuilder struct {
 	// group commits even when one article is all its time allows, and a
 	// batch sent again after its deadline stores at least that one more.
 	limit int
-	items []*groupItem
+	items []*arrival
 	locks int
 	keys  map[ArticleKey]bool
 }
 
 // fits reports whether it may join the group; a group of none takes any.
-func (b *groupBuilder) fits(it *groupItem) bool {
+func (b *groupBuilder) fits(it *arrival) bool {
 	if len(b.items) == 0 {
 		return true
 	}
@@ -87,7 +46,7 @@ func (b *groupBuilder) fits(it *groupItem) bool {
 }
 
 // add puts it in the group.
-func (b *groupBuilder) add(it *groupItem) {
+func (b *groupBuilder) add(it *arrival) {
 	if b.keys == nil {
 		b.keys = make(map[ArticleKey]bool)
 	}
@@ -97,25 +56,21 @@ func (b *groupBuilder) add(it *groupItem) {
 }
 
 // take returns the group and starts a new one.
-func (b *groupBuilder) take() []*groupItem {
+func (b *groupBuilder) take() []*arrival {
 	g := b.items
 	*b = groupBuilder{budget: b.budget, limit: 2 * b.limit}
 	return g
 }
 
-func (it *groupItem) key() ArticleKey {
-	return ArticleKey{Source: it.in.Source, ExternalID: it.in.ExternalID}
-}
-
 // storeGroup stores a group and sets each item's verdict or error, but
 // for the items it sets aside around the other groups being stored
-// (ingest_group_held.go), once its turn has come: those it returns unstored, for
+// (locks_held.go), once its turn has come: those it returns unstored, for
 // the caller's next group. When the group's transaction fails for another
 // reason than an unreachable database, one article may be at fault: each is
 // then stored on its own, so that its error is its own. It returns the
 // error that stopped the group (KindUnavailable, or the context's), which
 // the items left unstored carry too.
-func (s *Service) storeGroup(ctx context.Context, g []*groupItem) (later []*groupItem, err error) {
+func (s *Service) storeGroup(ctx context.Context, g []*arrival) (later []*arrival, err error) {
 	release, err := takeTurn(ctx, s.groupTurns)
 	if err != nil {
 		failGroup(g, err)
@@ -128,7 +83,7 @@ func (s *Service) storeGroup(ctx context.Context, g []*groupItem) (later []*grou
 }
 
 // storeGroupInTurn is storeGroup once the group's turn has come.
-func (s *Service) storeGroupInTurn(ctx context.Context, g []*groupItem) error {
+func (s *Service) storeGroupInTurn(ctx context.Context, g []*arrival) error {
 	s.learnLockBudget(ctx)
 	err := s.saveGroup(ctx, g)
 	if err == nil {
@@ -149,8 +104,28 @@ func (s *Service) storeGroupInTurn(ctx context.Context, g []*groupItem) error {
 }
 
 // failGroup marks items as not stored, for err.
-func failGroup(g []*groupItem, err error) {
+func failGroup(g []*arrival, err error) {
 	for _, it := range g {
 		it.verdict, it.err = Verdict{}, err
+	}
+}
+
+// groupLockBudget is the budget of the next group: what the server's lock
+// table allows, once known, or defaultGroupLockBudget.
+func (s *Service) groupLockBudget() int {
+	if b := s.budget.known.Load(); b > 0 {
+		return int(b)
+	}
+	return defaultGroupLockBudget
+}
+
+// learnLockBudget asks the server for its lock table's size, once it has
+// answered; when it cannot, the default stays and the next group asks again.
+func (s *Service) learnLockBudget(ctx context.Context) {
+	if s.budget.known.Load() > 0 {
+		return
+	}
+	if n, err := s.store.LockTableSize(ctx); err == nil && n > 0 {
+		s.budget.known.Store(int64(budgetFor(n, cap(s.groupTurns))))
 	}
 }

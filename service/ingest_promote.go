@@ -105,22 +105,3 @@ func (s *Service) recredit(ctx context.Context, tx Tx, ls []Link) error {
 	}
 	return tx.SetCredits(ctx, cs)
 }
-
-// notIntoSubtree drops decision d's match when it is in stored article x's
-// own subtree, which links to x directly or through others: an article
-// that heads copies stored before it (saveAsHead) sees them when judged
-// again against the articles ingested before it, and linking to one would
-// close a circle. x then heads its subtree, as it did.
-func notIntoSubtree(ctx context.Context, tx Tx, x Article, d *decision) error {
-	if d.best == nil || d.best.clusterID != x.ClusterID {
-		return nil
-	}
-	if x.ClusterID != x.ID || x.DuplicateOf != 0 { // not the whole cluster's head: read which members are below it
-		sub, err := tx.Subtree(ctx, x.ID)
-		if err != nil || !slices.Contains(sub, d.best.ID) {
-			return err
-		}
-	}
-	d.best, d.status = nil, StatusUnique
-	return nil
-}

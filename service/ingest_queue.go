@@ -39,7 +39,7 @@ type combiner struct {
 // waiter is a single ingest waiting for its group.
 type waiter struct {
 	ctx  context.Context
-	item *groupItem
+	item *arrival
 	// done receives once the item was stored or failed (its verdict or
 	// error set), or with an error when its request ended before a group
 	// took it.
@@ -50,7 +50,7 @@ type waiter struct {
 // verdict. If ctx ends first, it returns at once with the deadline's error;
 // an article already taken into a group may still be stored then, as a
 // request that times out may have been: a retry returns its stored verdict.
-func (c *combiner) store(ctx context.Context, s *Service, it *groupItem) (Verdict, error) {
+func (c *combiner) store(ctx context.Context, s *Service, it *arrival) (Verdict, error) {
 	w := &waiter{ctx: ctx, item: it, done: make(chan error, 1)}
 	c.mu.Lock()
 	c.queue = append(c.queue, w)
@@ -80,7 +80,7 @@ func (c *combiner) store(ctx context.Context, s *Service, it *groupItem) (Verdic
 }
 
 // lead stores groups of waiting ingests until none waits. The ingests a
-// group sets aside around the groups in flight (ingest_group_held.go) go back to
+// group sets aside around the groups in flight (locks_held.go) go back to
 // the head of the queue, answered with the next group.
 func (c *combiner) lead(s *Service) {
 	for {
@@ -89,7 +89,7 @@ func (c *combiner) lead(s *Service) {
 			return
 		}
 		ctx, cancel := roundContext(round)
-		g := make([]*groupItem, len(round))
+		g := make([]*arrival, len(round))
 		for i, w := range round {
 			g[i] = w.item
 		}
@@ -136,7 +136,7 @@ func (c *combiner) next(budget int) []*waiter {
 	return round
 }
 
-// requeue puts waiters set aside (ingest_group_held.go) back at the head of the
+// requeue puts waiters set aside (locks_held.go) back at the head of the
 // queue, in their order, for the next group.
 func (c *combiner) requeue(back []*waiter) {
 	if len(back) == 0 {

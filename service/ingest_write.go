@@ -182,7 +182,7 @@ func (s *Service) storedVerdict(ctx context.Context, r Reader, a Article, opts O
 
 // saveGroup stores a group, running its transaction again after a conflict
 // between concurrent writers.
-func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
+func (s *Service) saveGroup(ctx context.Context, g []*arrival) error {
 	for _, it := range g {
 		if it.in.PublishedAt.IsZero() {
 			it.in.PublishedAt, it.in.arrived = s.now(), true
@@ -194,7 +194,7 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 // saveGroupTx is one attempt to store a group, step by step:
 //
 //  1. lock every key and content of the group, in ascending order (known
-//     boilerplate left out, and confirmed in step 4: ingest_locks_boilerplate.go);
+//     boilerplate left out, and confirmed in step 4: locks_boilerplate.go);
 //  2. if a key is stored already, store the group article by article (as
 //     when an article was published before the copy it matches, step 3);
 //  3. find the stored copies and near duplicates of every article, and
@@ -204,7 +204,7 @@ func (s *Service) saveGroup(ctx context.Context, g []*groupItem) error {
 //  5. lock the clusters of the stored articles linked to, and check they
 //     still hold what they were judged against;
 //  6. write the articles and their sentences.
-func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*groupItem) error {
+func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 	if len(g) == 1 { // a lone article: as Ingest has always stored one
 		return s.saveOneByOne(ctx, tx, g)
 	}
@@ -308,7 +308,7 @@ func noteOriginal(origs map[int64]ClusterOriginal, a *Article) {
 // saveOneByOne stores the articles of a group in turn, as Ingest stores
 // one, in the group's transaction (whose locks they take again: a
 // transaction holds an advisory lock as many times as it takes it).
-func (s *Service) saveOneByOne(ctx context.Context, tx Tx, g []*groupItem) error {
+func (s *Service) saveOneByOne(ctx context.Context, tx Tx, g []*arrival) error {
 	for _, it := range g {
 		v, err := s.saveTx(ctx, tx, it.in, it.fp, it.opts)
 		if err != nil {

@@ -7,17 +7,6 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// scope limits the stored articles a fingerprint is judged against.
-type scope struct {
-	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
-	before  time.Time // only articles ingested before this; zero for all
-	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
-	// unlocked are the sentences of the article judged that its writer
-	// left unlocked as known boilerplate, for judge to confirm
-	// (ingest_locks_boilerplate.go); nil when it holds no lock.
-	unlocked []uint64
-}
-
 // judge finds the stored copies and near duplicates of a fingerprint within
 // scope and decides; a near duplicate that only boilerplate sentences join
 // to it is none (rules_boilerplate.go). When there is none, it looks for the
@@ -72,27 +61,6 @@ func (s *Service) judgeFrom(ctx context.Context, r JudgeReader, fp fingerprint.F
 		}
 	}
 	return j.decision(), len(reads.near), nil
-}
-
-// exactQuery asks for the stored copies of fp within sc.
-func exactQuery(fp fingerprint.Fingerprint, sc scope) ExactQuery {
-	return ExactQuery{ContentHash: fp.ContentHash, Version: fp.Version, ExcludeID: sc.exclude, Before: sc.before, Limit: CandidateCap}
-}
-
-// nearQuery asks for the stored near duplicates of fp within sc and opts'
-// window around published.
-func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) NearQuery {
-	from, to := window(published, opts)
-	return NearQuery{
-		Simhash:     fp.Simhash,
-		Version:     fp.Version,
-		MaxDistance: opts.MaxDistance,
-		From:        from,
-		To:          to,
-		ExcludeID:   sc.exclude,
-		Before:      sc.before,
-		Limit:       CandidateCap,
-	}
 }
 
 // judgePartial is step 3 of j, published at published, within sc and

@@ -12,7 +12,7 @@ import (
 // duplicate only boilerplate joins to it is none, and an article left
 // without a match may be a partial duplicate. It also returns how many
 // candidates the article index gave each.
-func (s *Service) judgeGroup(ctx context.Context, r JudgeReader, g []*groupItem, ids []int64) ([]decision, []int, error) {
+func (s *Service) judgeGroup(ctx context.Context, r JudgeReader, g []*arrival, ids []int64) ([]decision, []int, error) {
 	exactQs := make([]ExactQuery, len(g))
 	nearQs := make([]NearQuery, len(g))
 	for i, it := range g {
@@ -67,8 +67,8 @@ func (s *Service) judgeGroup(ctx context.Context, r JudgeReader, g []*groupItem,
 // groupSentenceSearch looks up the sentences of the articles searched of a
 // group, all in one statement, and returns by article the stored sentences
 // and those of the articles before it in the group that match its own. It
-// learns the boilerplate the stored ones show (ingest_locks_boilerplate.go).
-func (s *Service) groupSentenceSearch(ctx context.Context, r JudgeReader, g []*groupItem, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
+// learns the boilerplate the stored ones show (locks_boilerplate.go).
+func (s *Service) groupSentenceSearch(ctx context.Context, r JudgeReader, g []*arrival, ids []int64, searched []int) (map[int][]SentenceMatch, error) {
 	if len(searched) == 0 {
 		return nil, nil
 	}
@@ -106,7 +106,7 @@ func (s *Service) groupSentenceSearch(ctx context.Context, r JudgeReader, g []*g
 // those that are partial duplicates: of a stored article or of an article
 // before them in the group, by found, their sentences' matches
 // (groupSentenceSearch).
-func judgeGroupPartials(ctx context.Context, r JudgeReader, g []*groupItem, ids []int64, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
+func judgeGroupPartials(ctx context.Context, r JudgeReader, g []*arrival, ids []int64, undecided []int, found map[int][]SentenceMatch, js []*judging) error {
 	if len(undecided) == 0 {
 		return nil
 	}
@@ -147,7 +147,7 @@ func judgeGroupPartials(ctx context.Context, r JudgeReader, g []*groupItem, ids 
 // groupCandidate is an article of the group as a candidate of a later one.
 // Its cluster is set when the later one links to it, once its own is
 // known.
-func groupCandidate(it *groupItem, id int64) Candidate {
+func groupCandidate(it *arrival, id int64) Candidate {
 	return Candidate{
 		ID:          id,
 		ExternalID:  it.in.ExternalID,

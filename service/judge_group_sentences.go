@@ -38,7 +38,7 @@ type groupSentences struct {
 type sentenceRef struct{ item, position int }
 
 // indexGroupSentences indexes the sentences of every item of g.
-func indexGroupSentences(g []*groupItem) *groupSentences {
+func indexGroupSentences(g []*arrival) *groupSentences {
 	n := 0
 	for _, it := range g {
 		n += len(it.fp.Sentences)
@@ -73,7 +73,7 @@ func indexGroupSentences(g []*groupItem) *groupSentences {
 // match its sentence q — the same text, or both with a simhash within
 // sentenceMaxDistance bits — each once, in order of item and position. The
 // answer is valid until the next call.
-func (x *groupSentences) matchesBefore(g []*groupItem, i, q int) []sentenceRef {
+func (x *groupSentences) matchesBefore(g []*arrival, i, q int) []sentenceRef {
 	self := x.first[i] + int32(q)
 	s := g[i].fp.Sentences[q]
 	out := x.found[:0]
@@ -106,7 +106,7 @@ func (x *groupSentences) matchesBefore(g []*groupItem, i, q int) []sentenceRef {
 // groupSentenceMatches are the sentences of the articles before item i of
 // a group that match i's: the same text, or a simhash within
 // sentenceMaxDistance bits (linksFrom confirms those by their text).
-func groupSentenceMatches(g []*groupItem, ids []int64, i int, x *groupSentences) []SentenceMatch {
+func groupSentenceMatches(g []*arrival, ids []int64, i int, x *groupSentences) []SentenceMatch {
 	var out []SentenceMatch
 	texts := make(map[int][]string) // of the earlier articles, read when one matches
 	for q := range g[i].fp.Sentences {

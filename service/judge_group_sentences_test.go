@@ -28,7 +28,7 @@ func TestGroupSentenceMatches(t *testing.T) {
 	}
 	distances := make(map[int]int) // over the pairs compared, by distance up to 6
 	for round := range 20 {
-		g := make([]*groupItem, 5+rng.IntN(30))
+		g := make([]*arrival, 5+rng.IntN(30))
 		for i := range g {
 			var body strings.Builder
 			var sentences []fingerprint.Sentence
@@ -50,7 +50,7 @@ func TestGroupSentenceMatches(t *testing.T) {
 				body.WriteString(string(text))
 				sentences = append(sentences, s)
 			}
-			g[i] = &groupItem{
+			g[i] = &arrival{
 				in: &ArticleInput{Text: Text{Title: "t"}, ExternalID: "e" + string(rune('a'+i)), Source: "s",
 					PublishedAt: time.Date(2026, 11, 26, 0, i, 0, 0, time.UTC)},
 				fp: fingerprint.Fingerprint{PlainBody: body.String(), Sentences: sentences, Version: fingerprint.VersionNews},
@@ -90,7 +90,7 @@ func TestGroupSentenceMatches(t *testing.T) {
 // compareEveryPair is what groupSentenceMatches returns, found by comparing
 // every sentence of item i with every sentence of the items before it (as
 // groupSentenceMatches did until it indexed them).
-func compareEveryPair(g []*groupItem, ids []int64, i int) []SentenceMatch {
+func compareEveryPair(g []*arrival, ids []int64, i int) []SentenceMatch {
 	var out []SentenceMatch
 	texts := make(map[int][]string)
 	for q, s := range g[i].fp.Sentences {
@@ -126,14 +126,14 @@ func compareEveryPair(g []*groupItem, ids []int64, i int) []SentenceMatch {
 func BenchmarkGroupSentenceMatches(b *testing.B) {
 	for _, n := range []int{22, 57} {
 		rng := rand.New(rand.NewPCG(uint64(n), 2))
-		g := make([]*groupItem, n)
+		g := make([]*arrival, n)
 		ids := make([]int64, n)
 		for i := range g {
 			var sentences []fingerprint.Sentence
 			for p := range 31 {
 				sentences = append(sentences, fingerprint.Sentence{TextHash: rng.Uint64(), Simhash: rng.Uint64(), HasSimhash: true, Start: p, End: p + 1, Runes: 1})
 			}
-			g[i] = &groupItem{in: &ArticleInput{}, fp: fingerprint.Fingerprint{PlainBody: strings.Repeat("字", 31), Sentences: sentences}}
+			g[i] = &arrival{in: &ArticleInput{}, fp: fingerprint.Fingerprint{PlainBody: strings.Repeat("字", 31), Sentences: sentences}}
 			ids[i] = int64(i)
 		}
 		b.Run("indexed/"+strconv.Itoa(n), func(b *testing.B) {

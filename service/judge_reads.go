@@ -80,16 +80,6 @@ func countHolders(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint
 	return r.SentenceHolders(ctx, sentenceQuery(fp, excludeID))
 }
 
-// sentenceQuery asks the index for the stored sentences matching fp's.
-func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
-	return SentenceQuery{
-		Sentences:   fp.Sentences,
-		MaxDistance: sentenceMaxDistance,
-		ExcludeID:   excludeID,
-		PerSentence: boilerplateArticles,
-	}
-}
-
 // separatedFrom reads the separations of stored article id; none for 0, an
 // article not stored yet.
 func separatedFrom(ctx context.Context, r JudgeReader, id int64) (separations, error) {
@@ -105,4 +95,36 @@ func separatedFrom(ctx context.Context, r JudgeReader, id int64) (separations, e
 		apart[x] = true
 	}
 	return apart, nil
+}
+
+// scope limits the stored articles a fingerprint is judged against.
+type scope struct {
+	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
+	before  time.Time // only articles ingested before this; zero for all
+	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
+	// unlocked are the sentences of the article judged that its writer
+	// left unlocked as known boilerplate, for judge to confirm
+	// (locks_boilerplate.go); nil when it holds no lock.
+	unlocked []uint64
+}
+
+// exactQuery asks for the stored copies of fp within sc.
+func exactQuery(fp fingerprint.Fingerprint, sc scope) ExactQuery {
+	return ExactQuery{ContentHash: fp.ContentHash, Version: fp.Version, ExcludeID: sc.exclude, Before: sc.before, Limit: CandidateCap}
+}
+
+// nearQuery asks for the stored near duplicates of fp within sc and opts'
+// window around published.
+func nearQuery(fp fingerprint.Fingerprint, published time.Time, sc scope, opts Options) NearQuery {
+	from, to := window(published, opts)
+	return NearQuery{
+		Simhash:     fp.Simhash,
+		Version:     fp.Version,
+		MaxDistance: opts.MaxDistance,
+		From:        from,
+		To:          to,
+		ExcludeID:   sc.exclude,
+		Before:      sc.before,
+		Limit:       CandidateCap,
+	}
 }

@@ -93,22 +93,6 @@ type DuplicateBucket struct {
 	N      int
 }
 
-// OverviewStore counts what was published when.
-type OverviewStore interface {
-	// CountDuplicates counts the duplicates (every verdict but unique)
-	// published from bounds[0] to bounds[len(bounds)-1] (excluded), by the
-	// bucket between two neighbouring bounds, source and verdict; bounds
-	// ascend. Empty buckets are left out.
-	CountDuplicates(ctx context.Context, bounds []time.Time) ([]DuplicateBucket, error)
-	// CountPublished counts the articles published from from to to
-	// (excluded), and the clusters of two or more whose head was.
-	CountPublished(ctx context.Context, from, to time.Time) (articles, clusters int, err error)
-	// CountOwnCopies counts, by source, the duplicates published from
-	// from to to (excluded) that link to an article of a source of the
-	// same owner.
-	CountOwnCopies(ctx context.Context, from, to time.Time) (map[string]int, error)
-}
-
 // Overview returns the last days at a glance, cut in loc's days: days of
 // them (1 to MaxOverviewDays), today last. KindInvalid for days out of
 // range.

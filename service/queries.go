@@ -109,3 +109,13 @@ type Link struct {
 	ClusterID   int64 // DuplicateOf's cluster; 0 or ID when the article heads its own (rules_drift.go)
 	Similarity        // to DuplicateOf
 }
+
+// sentenceQuery asks the index for the stored sentences matching fp's.
+func sentenceQuery(fp fingerprint.Fingerprint, excludeID int64) SentenceQuery {
+	return SentenceQuery{
+		Sentences:   fp.Sentences,
+		MaxDistance: sentenceMaxDistance,
+		ExcludeID:   excludeID,
+		PerSentence: boilerplateArticles,
+	}
+}

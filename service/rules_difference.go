@@ -138,3 +138,35 @@ func isCreditLine(text string) bool {
 	text = strings.TrimSpace(text)
 	return !strings.Contains(text, "\n") && (len(sourceCredits(text)) > 0 || bylineRe.MatchString(text) || strings.Contains(text, "编辑"))
 }
+
+// DiffKind says whether a run of a diff is in both texts, only in the
+// second (inserted) or only in the first (deleted).
+type DiffKind int8
+
+// The kinds of run of a diff.
+const (
+	DiffEqual DiffKind = iota
+	DiffInsert
+	DiffDelete
+)
+
+// DiffRun is a run of text of a diff.
+type DiffRun struct {
+	Kind DiffKind
+	Text string
+}
+
+// TextDiff is the diff of two texts.
+type TextDiff struct {
+	// Runs turn the first text into the second: those not DiffInsert spell
+	// the first, those not DiffDelete the second — when Truncated, each
+	// text's start only.
+	Runs []DiffRun
+	// Truncated says that a text ran past MaxDiffRunes beyond the start
+	// the two share: the runs stop there.
+	Truncated bool
+	// FromRest and ToRest are, when Truncated, how many characters of
+	// each text the runs leave out before the end the two share (SharedEnd
+	// characters, left out too): what summarize needs to judge the ends.
+	FromRest, ToRest, SharedEnd int
+}

@@ -3,10 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -256,10 +252,10 @@ func TestGroupJudgedAsOneByOne(t *testing.T) {
 
 			// As a group: judged against the stored ones, the group's own
 			// added by the group's rules.
-			g := make([]*groupItem, len(arriving))
+			g := make([]*arrival, len(arriving))
 			ids := make([]int64, len(arriving))
 			for i, a := range arriving {
-				g[i], ids[i] = &groupItem{in: a.in, fp: a.fp, opts: opts}, a.id
+				g[i], ids[i] = &arrival{in: a.in, fp: a.fp, opts: opts}, a.id
 			}
 			own := indexGroupSentences(g)
 			var asGroup []judged
@@ -296,35 +292,5 @@ func TestGroupJudgedAsOneByOne(t *testing.T) {
 		if !statuses[st] {
 			t.Errorf("no article of the cases is %s", st)
 		}
-	}
-}
-
-// TestRulesReadNothing keeps the rules pure: no rules_*.go file takes a
-// context, names the storage, or locks.
-func TestRulesReadNothing(t *testing.T) {
-	files, err := filepath.Glob("rules_*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rules files: %v", err)
-	}
-	storage := map[string]bool{"Store": true, "Reader": true, "Tx": true, "EditorialReader": true, "EditorialWriter": true, "Service": true}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			if p := strings.Trim(imp.Path.Value, `"`); p == "context" || p == "sync" || p == "sync/atomic" {
-				t.Errorf("%s imports %s", name, p)
-			}
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && storage[id.Name] {
-				t.Errorf("%s names %s", name, id.Name)
-			}
-			return true
-		})
 	}
 }

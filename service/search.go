@@ -2,11 +2,6 @@ package service
 
 import (
 	"context"
-	"net/url"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Search: one box that takes what an editor knows of a story — words of
@@ -16,156 +11,6 @@ import (
 // looks each up by an index (migration 00021): an id, a key or a URL names
 // an article exactly, and words find the headlines that hold them all,
 // newest first. How headlines are indexed, and why so: docs/search.md.
-
-// The bounds of a search.
-const (
-	MaxSearchLength    = 200 // characters of a query
-	DefaultSearchLimit = 50
-	MaxSearchLimit     = 200
-)
-
-// SearchMatch says how an article matched a query.
-type SearchMatch string
-
-// The ways an article matches a query.
-const (
-	MatchID         SearchMatch = "id"          // the query is its id
-	MatchKey        SearchMatch = "key"         // the query is its source and external id
-	MatchExternalID SearchMatch = "external_id" // the query is its external id
-	MatchURL        SearchMatch = "url"         // the query is its URL
-	MatchWords      SearchMatch = "words"       // its headline holds the query's words
-)
-
-// SearchTerms is what a query may be, each to look up.
-type SearchTerms struct {
-	Text       string      // the query without the blanks around it
-	ID         int64       // an article id: the query is a whole number; 0 otherwise
-	Key        *ArticleKey // source and external id: the query is two parts; nil otherwise
-	ExternalID string      // the query as an external id: it holds no blank; "" otherwise
-	URL        string      // the query as a URL: it has a scheme or a host and a path; "" otherwise
-	// Words says whether to look for the query in headlines: it holds two
-	// neighbouring CJK characters, or a letter or digit.
-	Words bool
-}
-
-// ParseSearch reads a query. KindInvalid (field "q") for one that is
-// empty, longer than MaxSearchLength characters, not UTF-8, or holds a
-// control character.
-func ParseSearch(text string) (SearchTerms, error) {
-	text = strings.TrimSpace(text)
-	switch {
-	case text == "":
-		return SearchTerms{}, Invalid("q", "is required: words of a headline, a CMS id, a URL or an article id")
-	case !utf8.ValidString(text):
-		return SearchTerms{}, Invalid("q", "is not valid UTF-8")
-	case strings.IndexFunc(text, unicode.IsControl) >= 0:
-		return SearchTerms{}, Invalid("q", "must not contain control characters")
-	}
-	if n := utf8.RuneCountInString(text); n > MaxSearchLength {
-		return SearchTerms{}, Invalid("q", "must be at most %d characters, not %d", MaxSearchLength, n)
-	}
-	t := SearchTerms{Text: text, Words: searchable(text)}
-	if n, err := strconv.ParseInt(text, 10, 64); err == nil && n > 0 && text[0] != '+' {
-		t.ID = n
-	}
-	fields := strings.Fields(text)
-	switch len(fields) {
-	case 1:
-		if utf8.RuneCountInString(text) <= MaxExternalIDLength {
-			t.ExternalID = text
-		}
-		if looksLikeURL(text) {
-			t.URL = text
-		}
-	case 2:
-		if utf8.RuneCountInString(fields[0]) <= MaxSourceLength && utf8.RuneCountInString(fields[1]) <= MaxExternalIDLength {
-			t.Key = &ArticleKey{Source: fields[0], ExternalID: fields[1]}
-		}
-	}
-	return t, nil
-}
-
-// searchable reports whether a query has something headlines are indexed
-// by: a letter or digit, or two neighbouring CJK characters.
-func searchable(text string) bool {
-	prevCJK := false
-	for _, r := range text {
-		cjk := isCJK(r)
-		switch {
-		case cjk && prevCJK:
-			return true
-		case !cjk && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			return true
-		}
-		prevCJK = cjk
-	}
-	return false
-}
-
-// isCJK reports a character that headlines are indexed by in pairs, as
-// search_keys (migration 00021) reads them.
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
-// looksLikeURL reports a query that is a URL: an http(s) one, or a host
-// name with a dot followed by a path.
-func looksLikeURL(text string) bool {
-	lower := strings.ToLower(text)
-	if strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {
-		return true
-	}
-	host, path, ok := strings.Cut(text, "/")
-	if !ok || path == "" || !strings.Contains(host, ".") {
-		return false
-	}
-	u, err := url.Parse("http://" + text)
-	return err == nil && u.Host == host
-}
-
-// SearchHit is an article a search found.
-type SearchHit struct {
-	Article
-	Match       SearchMatch
-	ClusterSize int // members of its cluster, itself included
-}
-
-// SearchResult is what a search found: the articles its id, key or URL
-// name first, then those whose headline holds its words, newest first.
-type SearchResult struct {
-	Terms SearchTerms
-	Hits  []SearchHit
-	// More says that more headlines hold the words than Hits lists.
-	More bool
-}
-
-// Exact reports the article the query names by id, key or URL, when it
-// names exactly one.
-func (r SearchResult) Exact() (SearchHit, bool) {
-	var found []SearchHit
-	for _, h := range r.Hits {
-		if h.Match != MatchWords {
-			found = append(found, h)
-		}
-	}
-	if len(found) == 1 {
-		return found[0], true
-	}
-	return SearchHit{}, false
-}
-
-// SearchStore finds articles by what an editor knows of them.
-type SearchStore interface {
-	// SearchArticles returns the articles terms names by id, key, external
-	// id or URL, then, when terms.Words, at most limit articles whose
-	// headline holds every word of terms.Text, newest first (by
-	// publication, then id). An article is returned once, with the first
-	// way it matched.
-	SearchArticles(ctx context.Context, terms SearchTerms, limit int) ([]SearchHit, error)
-	// Sources returns the sources of stored articles that begin with
-	// prefix, compared without case, sorted; at most limit of them.
-	Sources(ctx context.Context, prefix string, limit int) ([]string, error)
-}
 
 // Search finds the articles a query names. KindInvalid for a query
 // ParseSearch refuses and for a limit out of 1 to MaxSearchLimit. A query
@@ -195,9 +40,6 @@ func (s *Service) Search(ctx context.Context, query string, limit int) (SearchRe
 	}
 	return r, nil
 }
-
-// MaxSources is the most sources Sources returns.
-const MaxSources = 1000
 
 // Sources returns the known sources that begin with prefix (compared
 // without case), sorted, at most MaxSources. KindInvalid for a prefix that

@@ -33,12 +33,12 @@ type Service struct {
 	sentences  bool          // keep the sentence index (see WithoutSentenceIndex)
 	editorial  editorial     // the keep rule; see editorial.go
 	combined   combiner      // single ingests waiting to be stored together; see ingest_queue.go
-	groupTurns chan struct{} // one per group being stored; see ingest_locks_budget.go
-	checkTurns chan struct{} // one per check in progress; see check_turns.go
-	budget     lockBudget    // the locks a group may hold; see ingest_locks_budget.go
-	held       heldLocks     // the locks of the groups being stored; see ingest_group_held.go
+	groupTurns chan struct{} // one per group being stored; see locks_budget.go
+	checkTurns chan struct{} // one per check in progress; see turns.go
+	budget     lockBudget    // the locks a group may hold; see locks_budget.go
+	held       heldLocks     // the locks of the groups being stored; see locks_held.go
 	// boilerplate is the boilerplate known, whose sentences take no
-	// lock; see ingest_locks_boilerplate.go
+	// lock; see locks_boilerplate.go
 	boilerplate knownBoilerplate
 	sources     map[string]SourceInfo // the known sources, for credit; see credit.go
 	desk        []string              // the desk's own sources; see copies.go
@@ -152,4 +152,20 @@ func (s *Service) withRetry(ctx context.Context, fn func(Tx) error) error {
 		}
 	}
 	return err
+}
+
+// WithSources makes a Service that classifies credit with these sources'
+// owners and names (the sources table).
+func WithSources(sources []SourceInfo) Setting {
+	return func(s *Service) {
+		s.sources = make(map[string]SourceInfo, len(sources))
+		for _, src := range sources {
+			s.sources[src.Source] = src
+		}
+	}
+}
+
+// WithDeskSources names the desk's own sources (DEDUP_DESK_SOURCES).
+func WithDeskSources(sources []string) Setting {
+	return func(s *Service) { s.desk = append([]string(nil), sources...) }
 }

@@ -16,26 +16,6 @@ import (
 // session unused for longer than its idle time ends. The database's clock
 // says when a session was last seen and when it ends.
 
-// Session is an editor signed in to the editors' page.
-type Session struct {
-	Editor string
-	// KeyID names the API key that signed the session in (an id derived
-	// from it, never the key), for the page to end the session when that key
-	// is withdrawn.
-	KeyID            string
-	Started, Expires time.Time
-}
-
-// SessionLimits are how long a session lasts: at most Lifetime from its
-// start, and no longer than Idle after it was last used; and how many are
-// live: a sign-in ends the editor's oldest sessions beyond PerEditor and
-// everyone's oldest beyond Total (DefaultSessionsPerEditor and
-// DefaultSessions when 0).
-type SessionLimits struct {
-	Lifetime, Idle   time.Duration
-	PerEditor, Total int
-}
-
 // The caps on live sessions when SessionLimits does not say: an editor
 // rarely has more than a few browsers, and a newsroom a few hundred
 // editors; a client signing in without end ends its own sessions first.
@@ -43,23 +23,6 @@ const (
 	DefaultSessionsPerEditor = 10
 	DefaultSessions          = 10000
 )
-
-// SessionStore keeps the editors' sessions under the SHA-256 digests of
-// their tokens.
-type SessionStore interface {
-	// StartSession stores s under digest, to end after lifetime, sets its
-	// Started and Expires, and deletes the sessions that have ended (last
-	// seen longer than idle ago, or past their end).
-	// It then ends s.Editor's oldest sessions beyond limits.PerEditor and
-	// everyone's beyond limits.Total.
-	StartSession(ctx context.Context, digest [sha256.Size]byte, s Session, limits SessionLimits) (Session, error)
-	// Session returns the session stored under digest and marks it seen
-	// now; KindNotFound when there is none, it was last seen longer than
-	// idle ago, or it is past its end.
-	Session(ctx context.Context, digest [sha256.Size]byte, idle time.Duration) (Session, error)
-	// EndSession deletes the session stored under digest, if any.
-	EndSession(ctx context.Context, digest [sha256.Size]byte) error
-}
 
 // StartSession signs an editor in with the API key keyID names, and
 // returns the session and its token (32 random bytes, base64url), which

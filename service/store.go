@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -10,7 +11,7 @@ import (
 // Store keeps articles; repo.Store implements it with PostgreSQL. It is
 // composed of small interfaces, by who needs them: the judge's reads
 // (JudgeReader), article reads (ArticleReader), an upgrade's (UpgradeReader,
-// UpgradeMarks), the editors' (EditorialReader, editorial_store.go), the
+// UpgradeMarks), the editors' (EditorialReader, store.go), the
 // shared keys (SecretStore) and the editors' sessions (SessionStore,
 // sessions.go); writes happen in a transaction (Tx). Each function of the
 // service asks for the least it needs.
@@ -159,7 +160,7 @@ type Tx interface {
 	CreditWriter
 }
 
-// Locker takes a transaction's advisory locks (ingest_locks.go).
+// Locker takes a transaction's advisory locks (locks.go).
 type Locker interface {
 	// Lock takes transaction-scoped advisory locks on keys, in the order
 	// given, and waits for each.
@@ -211,4 +212,175 @@ type ArticleWriter interface {
 	RelinkMany(ctx context.Context, ls []Link) error
 	// Delete removes an article; KindNotFound if it is gone.
 	Delete(ctx context.Context, id int64) error
+}
+
+// EditorialReader holds the queries of the editors' decisions, inside a
+// transaction or outside. Its methods return *Error as Store's do.
+type EditorialReader interface {
+	// Members returns the members of the cluster headed by clusterID, its
+	// head included, earliest ingested first, with their text lengths and
+	// the editors' choices on them; at most limit of them, 0 for all.
+	Members(ctx context.Context, clusterID int64, limit int) ([]Member, error)
+	// KeepCandidates returns every member of the clusters headed by
+	// clusterIDs as the keep rule reads them, by cluster, earliest ingested
+	// first within each.
+	KeepCandidates(ctx context.Context, clusterIDs []int64) ([]KeepCandidate, error)
+	// Subtree returns article id and every article whose links lead to it,
+	// directly or through others.
+	Subtree(ctx context.Context, id int64) ([]int64, error)
+	// Decisions returns the decisions made in cluster clusterID or about
+	// one of articleIDs, latest first, at most limit of them.
+	Decisions(ctx context.Context, clusterID int64, articleIDs []int64, limit int) ([]Decision, error)
+	// ListClusters returns the clusters of two or more articles that q
+	// asks for, newest first (by their heads' publication, then id), at
+	// most q.Limit of them.
+	ListClusters(ctx context.Context, q ClusterQuery) ([]ClusterRow, error)
+	// Bodies returns the stored bodies of the articles ids that exist.
+	Bodies(ctx context.Context, ids []int64) (map[int64]string, error)
+}
+
+// SecretStore keeps the keys every instance of the service on one database
+// shares.
+type SecretStore interface {
+	// Secret returns the secret stored under name, storing fresh first when
+	// there is none: every caller gets the one stored first.
+	Secret(ctx context.Context, name string, fresh []byte) ([]byte, error)
+}
+
+// EditorialWriter records the editors' decisions, in a transaction.
+type EditorialWriter interface {
+	// RecordDecision stores a decision and sets its ID and DecidedAt.
+	RecordDecision(ctx context.Context, d *Decision) error
+	// Separate stores pairs of articles as separated by decision
+	// decisionID; a pair already separated keeps its first decision. It
+	// returns how many pairs were new.
+	Separate(ctx context.Context, pairs [][2]int64, decisionID int64) (int, error)
+	// SetKept withdraws the editors' choices on the members of the cluster
+	// headed by clusterID and, unless articleID is 0, keeps articleID by
+	// decision decisionID.
+	SetKept(ctx context.Context, clusterID, articleID, decisionID int64) error
+	// RecordKeepPolicy records the keep rule the service runs with, for the
+	// reporting views.
+	RecordKeepPolicy(ctx context.Context, sources []string, tolerancePercent int) error
+}
+
+// CoverageReader reads what the list of clusters needs to count each
+// cluster's other coverage in a fixed number of statements a page (with
+// ArticleReader.ArticleTexts).
+type CoverageReader interface {
+	// CountedTexts returns, of each article ids names, its first
+	// maxSentences indexed sentences and, when its plain text is at most
+	// maxTextBytes long, that text ("" when longer): a long text's length is
+	// read from its row, the text never.
+	CountedTexts(ctx context.Context, ids []int64, maxSentences, maxTextBytes int) (map[int64]StoredText, error)
+	// SentenceMatchesOf returns, for each of qs in order, what
+	// SentenceMatches returns for it; the queries share qs[0]'s MaxDistance
+	// and PerSentence. A matched sentence's text (SentenceMatch.Text, for
+	// sentences that differ) is read only from articles whose plain text is
+	// at most maxTextBytes long (any when maxTextBytes <= 0).
+	SentenceMatchesOf(ctx context.Context, qs []SentenceQuery, maxTextBytes int) ([][]SentenceMatch, error)
+}
+
+// SplitUndoWriter is what undoing a split needs of a transaction.
+type SplitUndoWriter interface {
+	// DecisionByID returns decision id; KindNotFound when there is none.
+	DecisionByID(ctx context.Context, id int64) (Decision, error)
+	// Unseparate removes the pairs decision decisionID separated and
+	// returns them.
+	Unseparate(ctx context.Context, decisionID int64) ([][2]int64, error)
+}
+
+// ListingStore counts the list of clusters.
+type ListingStore interface {
+	// CountClusters counts the clusters of two or more articles that q's
+	// filters match (its order, cursor and limit aside), and their
+	// members; when upTo > 0, at most upTo clusters (More set should more
+	// match, without the members).
+	CountClusters(ctx context.Context, q ClusterQuery, upTo int) (ClusterTotal, error)
+}
+
+// OverviewStore counts what was published when.
+type OverviewStore interface {
+	// CountDuplicates counts the duplicates (every verdict but unique)
+	// published from bounds[0] to bounds[len(bounds)-1] (excluded), by the
+	// bucket between two neighbouring bounds, source and verdict; bounds
+	// ascend. Empty buckets are left out.
+	CountDuplicates(ctx context.Context, bounds []time.Time) ([]DuplicateBucket, error)
+	// CountPublished counts the articles published from from to to
+	// (excluded), and the clusters of two or more whose head was.
+	CountPublished(ctx context.Context, from, to time.Time) (articles, clusters int, err error)
+	// CountOwnCopies counts, by source, the duplicates published from
+	// from to to (excluded) that link to an article of a source of the
+	// same owner.
+	CountOwnCopies(ctx context.Context, from, to time.Time) (map[string]int, error)
+}
+
+// SearchStore finds articles by what an editor knows of them.
+type SearchStore interface {
+	// SearchArticles returns the articles terms names by id, key, external
+	// id or URL, then, when terms.Words, at most limit articles whose
+	// headline holds every word of terms.Text, newest first (by
+	// publication, then id). An article is returned once, with the first
+	// way it matched.
+	SearchArticles(ctx context.Context, terms SearchTerms, limit int) ([]SearchHit, error)
+	// Sources returns the sources of stored articles that begin with
+	// prefix, compared without case, sorted; at most limit of them.
+	Sources(ctx context.Context, prefix string, limit int) ([]string, error)
+}
+
+// SessionStore keeps the editors' sessions under the SHA-256 digests of
+// their tokens.
+type SessionStore interface {
+	// StartSession stores s under digest, to end after lifetime, sets its
+	// Started and Expires, and deletes the sessions that have ended (last
+	// seen longer than idle ago, or past their end).
+	// It then ends s.Editor's oldest sessions beyond limits.PerEditor and
+	// everyone's beyond limits.Total.
+	StartSession(ctx context.Context, digest [sha256.Size]byte, s Session, limits SessionLimits) (Session, error)
+	// Session returns the session stored under digest and marks it seen
+	// now; KindNotFound when there is none, it was last seen longer than
+	// idle ago, or it is past its end.
+	Session(ctx context.Context, digest [sha256.Size]byte, idle time.Duration) (Session, error)
+	// EndSession deletes the session stored under digest, if any.
+	EndSession(ctx context.Context, digest [sha256.Size]byte) error
+}
+
+// CopyReader reads the copies report.
+type CopyReader interface {
+	// EachCopy calls fn with each copy q asks for, latest published first,
+	// at most limit of them; fn's error stops it.
+	EachCopy(ctx context.Context, q CopiesQuery, limit int, fn func(Copy) error) error
+	// CountCopies counts the copies q asks for, by copying source.
+	CountCopies(ctx context.Context, q CopiesQuery) ([]CopyCount, error)
+}
+
+// DecisionLogReader reads the decisions log across clusters.
+type DecisionLogReader interface {
+	// DecisionLog calls fn with each decision q asks for, latest first,
+	// at most limit.
+	DecisionLog(ctx context.Context, q DecisionQuery, limit int, fn func(Decision) error) error
+}
+
+// CreditWriter reads and stores copies' credits, in a transaction.
+type CreditWriter interface {
+	// CreditTexts returns the source, headline and plain text of each of
+	// articles ids that exists.
+	CreditTexts(ctx context.Context, ids []int64) (map[int64]CreditText, error)
+	// SetCredits stores each article's credit ("" for none).
+	SetCredits(ctx context.Context, cs []ArticleCredit) error
+}
+
+// SourceStore keeps the sources table.
+type SourceStore interface {
+	// KnownSources returns the sources table.
+	KnownSources(ctx context.Context) ([]SourceInfo, error)
+	// ReplaceSources makes the known sources exactly these.
+	ReplaceSources(ctx context.Context, sources []SourceInfo) error
+}
+
+// VersionStore reads an article's earlier contents.
+type VersionStore interface {
+	// ArticleVersions returns the latest limit earlier contents of
+	// article id, earliest first.
+	ArticleVersions(ctx context.Context, id int64, limit int) ([]StoredVersion, error)
 }

@@ -22,13 +22,6 @@ type StoredVersion struct {
 	SupersededAt time.Time
 }
 
-// VersionStore reads an article's earlier contents.
-type VersionStore interface {
-	// ArticleVersions returns the latest limit earlier contents of
-	// article id, earliest first.
-	ArticleVersions(ctx context.Context, id int64, limit int) ([]StoredVersion, error)
-}
-
 // Version is one content of an article: an earlier one, or the current
 // one (Current, no SupersededAt).
 type Version struct {

@@ -61,7 +61,7 @@ func blockLocks(h uint64) []LockKey {
 // family-A blocks, then its sentences. Two articles that share a sentence
 // take that sentence's lock, so the second to arrive sees the first and can
 // be judged its partial duplicate. The sentences known to be boilerplate
-// (known; nil for none) take no lock (ingest_locks_boilerplate.go): they are
+// (known; nil for none) take no lock (locks_boilerplate.go): they are
 // returned apart, unlocked, for judge to confirm.
 func contentLocks(fp fingerprint.Fingerprint, known *knownBoilerplate) (locks []LockKey, unlocked []uint64) {
 	keys := blockLocks(fp.Simhash)
@@ -93,3 +93,9 @@ func SentenceLockKey(textHash uint64) LockKey {
 func ClusterLockKey(id int64) LockKey {
 	return lockKey(lockSpaceCluster, uint64(id))
 }
+
+// lockBusy is the lock a transaction gave up on; before it runs again,
+// withRetry waits until that lock is free, holding no other.
+type lockBusy struct{ key LockKey }
+
+func (e lockBusy) Error() string { return "lock busy" }

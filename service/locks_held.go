@@ -30,7 +30,7 @@ type heldLocks struct {
 }
 
 // hold counts g's locks as held until release is called.
-func (h *heldLocks) hold(g []*groupItem) (release func()) {
+func (h *heldLocks) hold(g []*arrival) (release func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.held == nil {
@@ -58,7 +58,7 @@ func (h *heldLocks) hold(g []*groupItem) (release func()) {
 // and those to store in the batch's next group: an item not set aside
 // before whose locks another group holds, and every later item that shares
 // a lock with one set aside. When every item would be set aside, none is.
-func (h *heldLocks) setAside(g []*groupItem) (now, later []*groupItem) {
+func (h *heldLocks) setAside(g []*arrival) (now, later []*arrival) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.held) == 0 {
@@ -98,7 +98,7 @@ func (h *heldLocks) setAside(g []*groupItem) (now, later []*groupItem) {
 
 // blocks reports whether every article of g needs a lock that a group in
 // flight holds: storing g now would only wait.
-func (h *heldLocks) blocks(g []*groupItem) bool {
+func (h *heldLocks) blocks(g []*arrival) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.held) == 0 || len(g) == 0 {

@@ -53,12 +53,6 @@ func (l *clusterLocks) lock(ctx context.Context, tx Tx, clusterID int64) error {
 	return nil
 }
 
-// lockBusy is the lock a transaction gave up on; before it runs again,
-// withRetry waits until that lock is free, holding no other.
-type lockBusy struct{ key LockKey }
-
-func (e lockBusy) Error() string { return "lock busy" }
-
 // lockCluster locks cluster clusterID, which article id was read to belong
 // to, and returns the article as it is once the lock is held. Every writer
 // that adds a member to a cluster, or removes one, holds its cluster's lock.
@@ -95,54 +89,4 @@ func lockMatch(ctx context.Context, tx Tx, locks *clusterLocks, m *Match) error 
 	}
 	m.clusterID = a.ClusterID
 	return nil
-}
-
-// link is the verdict of article id under decision d: the article it links
-// to, its best match, and that article's cluster.
-func link(id int64, d decision) Link {
-	if d.best == nil {
-		return Link{ID: id, Status: StatusUnique}
-	}
-	return Link{
-		ID:          id,
-		Status:      d.status,
-		DuplicateOf: d.best.ID,
-		ClusterID:   d.best.clusterID,
-		Similarity:  d.best.Similarity,
-	}
-}
-
-// relink judges stored article d again against the articles ingested before
-// it, with the service's default options (a request's own options are not
-// stored), leaving out article exclude, and stores the new link: to its best
-// match, moving the articles that link to d along, or none, d heading a
-// cluster of its own.
-func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) error {
-	l, err := s.rejudge(ctx, tx, locks, d, exclude)
-	if err != nil {
-		return err
-	}
-	return tx.Relink(ctx, l)
-}
-
-// rejudge is relink's judgement: the link stored article d gets, its match
-// locked and checked.
-func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) (Link, error) {
-	fp, err := storedFingerprint(ctx, tx, d)
-	if err != nil {
-		return Link{}, err
-	}
-	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt, self: d.ID}, s.defaults)
-	if err != nil {
-		return Link{}, err
-	}
-	if err := notIntoSubtree(ctx, tx, d, &dec); err != nil {
-		return Link{}, err
-	}
-	if dec.best != nil {
-		if err := lockMatch(ctx, tx, locks, dec.best); err != nil {
-			return Link{}, err
-		}
-	}
-	return placedLink(ctx, tx, d.ID, dec, fp.Shingles)
 }

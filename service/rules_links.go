@@ -231,3 +231,18 @@ func sameLink(a Article, l Link) bool {
 func memberOf(a Article, fp fingerprint.Fingerprint) *member {
 	return &member{Article: a, fp: fp, textOf: a.ID}
 }
+
+// link is the verdict of article id under decision d: the article it links
+// to, its best match, and that article's cluster.
+func link(id int64, d decision) Link {
+	if d.best == nil {
+		return Link{ID: id, Status: StatusUnique}
+	}
+	return Link{
+		ID:          id,
+		Status:      d.status,
+		DuplicateOf: d.best.ID,
+		ClusterID:   d.best.clusterID,
+		Similarity:  d.best.Similarity,
+	}
+}

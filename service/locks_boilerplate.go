@@ -9,7 +9,7 @@ import (
 
 // Boilerplate takes no lock. A writer locks each sentence of its article
 // so that an article sharing one with it, arriving at the same instant,
-// sees it (ingest_locks.go). A boilerplate sentence — a portal's footer, an app
+// sees it (locks.go). A boilerplate sentence — a portal's footer, an app
 // promotion, held by boilerplateArticles articles or more — needs no such
 // lock: it links nothing, its shingles are taken out of both sides
 // (rules_boilerplate.go), and an article more holding it leaves it boilerplate,

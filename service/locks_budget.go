@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"sync/atomic"
 )
 
@@ -45,24 +44,4 @@ type lockBudget struct{ known atomic.Int64 }
 func budgetFor(lockTable, writers int) int {
 	b := lockTable / lockTableShare / writers
 	return min(max(b, 1), maxGroupLockBudget)
-}
-
-// groupLockBudget is the budget of the next group: what the server's lock
-// table allows, once known, or defaultGroupLockBudget.
-func (s *Service) groupLockBudget() int {
-	if b := s.budget.known.Load(); b > 0 {
-		return int(b)
-	}
-	return defaultGroupLockBudget
-}
-
-// learnLockBudget asks the server for its lock table's size, once it has
-// answered; when it cannot, the default stays and the next group asks again.
-func (s *Service) learnLockBudget(ctx context.Context) {
-	if s.budget.known.Load() > 0 {
-		return
-	}
-	if n, err := s.store.LockTableSize(ctx); err == nil && n > 0 {
-		s.budget.known.Store(int64(budgetFor(n, cap(s.groupTurns))))
-	}
 }

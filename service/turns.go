@@ -1,5 +1,7 @@
 package service
 
+import "context"
+
 // Checks in progress. A check is CPU work from end to end — fingerprinting
 // here, then its statements in PostgreSQL on the same cores — and when
 // every check that arrives starts at once, the cores are shared among all
@@ -13,3 +15,15 @@ package service
 // Twice the cores, measured against none and other counts: docs/design-
 // notes.md, "service: turns for checks".
 func checkers(workers int) int { return 2 * workers }
+
+// takeTurn waits for a free place in turns — a channel whose capacity is
+// how many may go at once — or until ctx ends; release gives the place
+// back. Those waiting get their turns in the order they came.
+func takeTurn(ctx context.Context, turns chan struct{}) (release func(), err error) {
+	select {
+	case turns <- struct{}{}:
+		return func() { <-turns }, nil
+	case <-ctx.Done():
+		return nil, deadlineError(ctx)
+	}
+}
