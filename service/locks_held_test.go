@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// heldItem is a group item that takes exactly these locks.
+// heldItem is an arrival that takes exactly these locks.
 func heldItem(locks ...LockKey) *arrival { return &arrival{lockSet: locks} }
 
 // TestSetAside holds the split of a batch's group around the locks of the
