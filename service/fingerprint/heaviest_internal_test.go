@@ -58,8 +58,9 @@ func cmpString(a, b string) int {
 func TestWeightedTopAsAllKeywords(t *testing.T) {
 	d, novel := dictionaryAndNovel(t)
 	runes := []rune(string(novel))
-	all := NewWeighted(d, WeightedParams{Exponent: DefaultWeightedParams.Exponent, TopN: 0, AllScripts: DefaultWeightedParams.AllScripts,
-		DropNumbers: DefaultWeightedParams.DropNumbers, StripEdges: DefaultWeightedParams.StripEdges})
+	every := DefaultWeightedParams
+	every.TopN = 0
+	all := NewWeighted(d, every)
 	top := NewWeighted(d, DefaultWeightedParams)
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 300 {
