@@ -54,8 +54,8 @@ func runNewsSection(t *testing.T, cfg *config) *NewsIngestResult {
 	if err != nil {
 		t.Fatalf("benchNewsIngest() error: %v", err)
 	}
-	if len(res.Modes) != 2+2*len(cfg.newsBatchClients)+2 {
-		t.Fatalf("%d modes, want fingerprint-only, batch and single, each with the sentence index on and off: %+v", len(res.Modes), res.Modes)
+	if len(res.Modes) != 2+2*len(cfg.newsBatchClients)+2+1 {
+		t.Fatalf("%d modes, want fingerprint-only, batch and single, each with the sentence index on and off, and the peer: %+v", len(res.Modes), res.Modes)
 	}
 	for _, m := range res.Modes {
 		if len(m.Runs) != cfg.newsReps || m.PerSecond.Median <= 0 {
@@ -63,6 +63,14 @@ func runNewsSection(t *testing.T, cfg *config) *NewsIngestResult {
 			continue
 		}
 		run := m.Runs[0]
+		if m.Kind == newsPeer {
+			// The in-memory peer stores nothing in the database: it is
+			// held to a verdict for every article sent.
+			if run.Sent != res.Articles || run.Statuses["unique"]+run.Statuses["duplicate"] != res.Articles || run.Stored != 0 {
+				t.Errorf("peer: sent %d, verdicts %v, stored %d; want %d articles judged, none stored", run.Sent, run.Statuses, run.Stored, res.Articles)
+			}
+			continue
+		}
 		if run.Sent != res.Articles {
 			t.Errorf("%s: sent %d articles, want %d", modeName(&m), run.Sent, res.Articles)
 		}
