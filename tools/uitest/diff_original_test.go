@@ -63,8 +63,9 @@ func TestDiffOriginalAndCoverageInABrowser(t *testing.T) {
 	flood := samples.Stories[0]
 	paragraphs := strings.Split(flood.Body, "\n")
 	t0 := time.Now().Add(-6 * time.Hour).Truncate(time.Minute)
-	// The portal's copy is ingested first: it heads the cluster, but the
-	// agency's story, published three hours earlier, is the original.
+	// The portal's copy is ingested first; the agency's story, published
+	// three hours earlier, is the original and heads the cluster once it
+	// arrives (links by publication).
 	repost := ingest("sohu", "sohu-1", flood.Title, "【搜狐新闻】"+flood.Body, t0.Add(3*time.Hour))
 	original := ingest("xinhua", "xinhua-1", flood.Title, flood.Body, t0)
 	dropped := ingest("people", "people-1", flood.Title, paragraphs[0]+"\n"+paragraphs[2], t0.Add(time.Hour))
@@ -77,7 +78,10 @@ func TestDiffOriginalAndCoverageInABrowser(t *testing.T) {
 		"湖南省水利厅今天召开防汛调度会，部署洞庭湖区堤防巡查和涵闸管护工作。"+quoted+
 			"岳阳、常德两市已调集抢险队员八百余人，对重点堤段实行二十四小时值守。\n会议要求各级水利部门压实责任，严禁擅离职守。",
 		t0.Add(5*time.Hour))
-	cluster := repost.ID
+	cluster := original.ID
+	if r, err := svc.FindArticle(ctx, repost.ID); err != nil || r.ClusterID != cluster {
+		t.Fatalf("the portal's copy is in cluster %d (%v), want %d", r.ClusterID, err, cluster)
+	}
 	for _, v := range []service.Verdict{original, dropped} {
 		if v.ClusterID != cluster {
 			t.Fatalf("%s is in cluster %d, want %d", v.ExternalID, v.ClusterID, cluster)
