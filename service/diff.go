@@ -85,20 +85,45 @@ func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
 		d.SharedEnd = utf8.RuneCountInString(from[len(from)-suffix:])
 	}
 	midFrom, midTo = windowFrom, windowTo
-	d.Runs = appendRun(d.Runs, DiffEqual, from[:prefix])
 	tokens := tokenTable{index: map[string]rune{}}
 	w := differ{ctx: ctx, deadline: deadline, tokens: &tokens}
 	runs, err := w.diff(tokens.encode(midFrom), tokens.encode(midTo))
 	if err != nil {
 		return TextDiff{}, err
 	}
+	var inner []DiffRun
 	for _, r := range runs {
-		d.Runs = appendRun(d.Runs, r.Kind, r.Text)
+		inner = appendRun(inner, r.Kind, r.Text)
 	}
+	d.Runs = startWith(from[:prefix], inner)
 	if !d.Truncated {
 		d.Runs = endWith(d.Runs, from[len(from)-suffix:])
 	}
 	return d, nil
+}
+
+// startWith puts the start the texts share before runs. A change just
+// after it that ends as it does is moved to the very start, as go-diff's
+// cleanup would have had it seen the whole: a copy that drops a byline
+// (本报记者…) before a text that begins with the same character (本市…)
+// begins with the deletion of the byline, not with that character.
+func startWith(start string, runs []DiffRun) []DiffRun {
+	out := make([]DiffRun, 0, len(runs)+1)
+	if start == "" || len(runs) == 0 || runs[0].Kind == DiffEqual || (len(runs) > 1 && runs[1].Kind != DiffEqual) ||
+		!strings.HasSuffix(runs[0].Text, start) {
+		out = appendRun(out, DiffEqual, start)
+		for _, r := range runs {
+			out = appendRun(out, r.Kind, r.Text)
+		}
+		return out
+	}
+	first := runs[0]
+	out = append(out, DiffRun{Kind: first.Kind, Text: start + first.Text[:len(first.Text)-len(start)]})
+	out = appendRun(out, DiffEqual, start)
+	for _, r := range runs[1:] {
+		out = appendRun(out, r.Kind, r.Text)
+	}
+	return out
 }
 
 // endWith appends the end the texts share to runs. A change just before it

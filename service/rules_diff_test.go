@@ -254,3 +254,14 @@ func TestDifferTruncated(t *testing.T) {
 		t.Errorf("Differ of a long text and itself = %+v, want the same", got)
 	}
 }
+
+// A copy that drops the original's byline, before a text that begins with
+// the byline's first character, is told as a byline removed: the shared
+// start does not split the byline from its line.
+func TestDifferBylineBeforeTheSameCharacter(t *testing.T) {
+	body := "本市轨道交通七号线今天上午全线开通运营，线路全长四十二公里，设车站二十六座。\n据介绍，七号线采用全自动无人驾驶技术，列车最高运行速度每小时一百公里。"
+	d := Differ("", "本报记者 李立\n"+body, "", body)
+	if !d.BylineRemoved || d.OtherEdits != 0 {
+		t.Errorf("Differ(byline + text, text) = %+v, want the byline removed and nothing else", d)
+	}
+}
