@@ -66,16 +66,7 @@ func (h *heldLocks) setAside(g []*arrival) (now, later []*arrival) {
 	}
 	var aside map[LockKey]bool
 	for _, it := range g {
-		blocked := false
-		if !it.setAside {
-			for _, k := range it.locks() {
-				if h.held[k] > 0 || aside[k] {
-					blocked = true
-					break
-				}
-			}
-		}
-		if !blocked {
+		if it.setAside || !h.needs(it, aside) {
 			now = append(now, it)
 			continue
 		}
@@ -105,16 +96,20 @@ func (h *heldLocks) blocks(g []*arrival) bool {
 		return false
 	}
 	for _, it := range g {
-		free := true
-		for _, k := range it.locks() {
-			if h.held[k] > 0 {
-				free = false
-				break
-			}
-		}
-		if free {
+		if !h.needs(it, nil) {
 			return false
 		}
 	}
 	return true
+}
+
+// needs reports whether it takes a lock a group in flight holds, or one of
+// aside's. The caller holds h.mu.
+func (h *heldLocks) needs(it *arrival, aside map[LockKey]bool) bool {
+	for _, k := range it.locks() {
+		if h.held[k] > 0 || aside[k] {
+			return true
+		}
+	}
+	return false
 }
