@@ -73,7 +73,9 @@ func TestBatchPastItsDeadlineAnswersWhatItStored(t *testing.T) {
 	}
 	first := send()
 	if first == n {
-		t.Skipf("all %d articles stored within the deadline: this machine is too fast for the test", n)
+		// Database tests never skip: a batch that fits its deadline tests
+		// nothing here, so the fixture must grow.
+		t.Fatalf("all %d articles stored within the deadline: the batch must be larger for this machine", n)
 	}
 	// Under the race detector reading the body may leave no time to store
 	// even one article: then none is stored, and none acknowledged.
