@@ -50,6 +50,9 @@ type articleRequest struct {
 	// SharedSentences asks a check to list the sentences shared with stored
 	// articles; an ingest refuses it.
 	SharedSentences bool `json:"shared_sentences"`
+	// AllowIncomplete lets a check answer without a sentence partition that
+	// is down, its verdict marked incomplete; an ingest refuses it.
+	AllowIncomplete bool `json:"allow_incomplete"`
 }
 
 // toService returns the article and its options, the options not sent taken
@@ -90,6 +93,7 @@ func (r *articleRequest) toService(defaults service.Options) (service.ArticleInp
 		opts.Limit = *r.Limit
 	}
 	opts.SharedSentences = r.SharedSentences
+	opts.AllowIncomplete = r.AllowIncomplete
 	return in, opts, nil
 }
 
@@ -112,6 +116,10 @@ func (r *articleRequest) toIngest(defaults service.Options) (service.ArticleInpu
 	if r.SharedSentences {
 		return service.ArticleInput{}, defaults, service.Invalid("shared_sentences",
 			"only POST /v1/check lists shared sentences; a stored article's are at GET /v1/articles/{id}/shared-sentences")
+	}
+	if r.AllowIncomplete {
+		return service.ArticleInput{}, defaults, service.Invalid("allow_incomplete",
+			"only POST /v1/check may answer incomplete; an article is stored only when judged against every sentence partition")
 	}
 	return r.toService(defaults)
 }

@@ -23,6 +23,11 @@ type verdictResponse struct {
 	Created     *bool              `json:"created,omitempty"`
 	// SharedSentences is present only in a check that asked for it.
 	SharedSentences *sharedSentencesResponse `json:"shared_sentences,omitempty"`
+	// Incomplete and MissingPartitions are present only in a check that
+	// allowed an incomplete answer and was judged without the sentence
+	// partitions named.
+	Incomplete        bool  `json:"incomplete,omitempty"`
+	MissingPartitions []int `json:"missing_partitions,omitempty"`
 }
 
 type referenceResponse struct {
@@ -83,6 +88,9 @@ func verdict(v service.Verdict, withID, withCreated bool) verdictResponse {
 	}
 	if v.SharedSentences != nil {
 		r.SharedSentences = sharedSentences(*v.SharedSentences)
+	}
+	if len(v.MissingPartitions) > 0 {
+		r.Incomplete, r.MissingPartitions = true, v.MissingPartitions
 	}
 	if d := v.DuplicateOf; d != nil {
 		r.DuplicateOf = &referenceResponse{ID: d.ID, ExternalID: d.ExternalID, Distance: d.Distance,

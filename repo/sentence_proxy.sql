@@ -44,3 +44,15 @@ LANGUAGE plproxy AS $$
     RUN ON ALL;
     TARGET sentence_part.search;
 $$;
+
+-- search_on: search on partition part alone, for a check that may answer
+-- without a partition that is down (repo/sentence_partitions_missing.go).
+CREATE OR REPLACE FUNCTION sentence_proxy.search_on(
+    part integer, qi integer[], qtext bigint[], qsim bigint[], exclude bigint, distance integer, per_sentence integer,
+    OUT i integer, OUT article_id bigint, OUT pos integer, OUT runes integer,
+    OUT text_hash bigint, OUT simhash bigint, OUT start_char integer, OUT end_char integer) RETURNS SETOF record
+LANGUAGE plproxy AS $$
+    CLUSTER 'sentences';
+    RUN ON part;
+    SELECT * FROM sentence_part.search(qi, qtext, qsim, exclude, distance, per_sentence);
+$$;

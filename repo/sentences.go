@@ -151,14 +151,32 @@ func (q queries) SentenceMatches(ctx context.Context, sq service.SentenceQuery) 
 	if err != nil {
 		return nil, err
 	}
+	if missing := service.MissingPartitionsOf(ctx); parts > 0 && missing != nil {
+		return q.sentenceMatchesEachPart(ctx, sq, parts, missing)
+	}
 	rows, err := q.db.Query(ctx, cond(parts > 0, sentenceMatchesPartsSQL, sentenceMatchesSQL), q.writerArgs(sentenceMatchesArgs(sq)...)...)
 	if err != nil {
 		return nil, interpretError(err, "find sentence matches")
 	}
-	var (
-		spans  []fingerprint.Sentence // of each match, in its article's plain text
-		plains = make(map[int64]string)
-	)
+	found, err := scanSentenceMatches(rows)
+	if err != nil {
+		return nil, err
+	}
+	cutSentenceTexts(sq, found.matches, found.spans, found.plains)
+	return found.matches, nil
+}
+
+// sentenceMatchRows are the rows of a sentence search as read: the
+// matches, the span of each in its article's plain text, and the plain
+// texts of the articles whose sentences need cutting out.
+type sentenceMatchRows struct {
+	matches []service.SentenceMatch
+	spans   []fingerprint.Sentence
+	plains  map[int64]string
+}
+
+func scanSentenceMatches(rows pgx.Rows) (sentenceMatchRows, error) {
+	found := sentenceMatchRows{plains: make(map[int64]string)}
 	matches, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.SentenceMatch, error) {
 		var (
 			m                   service.SentenceMatch
@@ -178,17 +196,17 @@ func (q queries) SentenceMatches(ctx context.Context, sq service.SentenceQuery) 
 			m.Simhash, m.HasSimhash = uint64(*simhash), true
 		}
 		if plain != nil {
-			plains[m.ArticleID] = *plain
+			found.plains[m.ArticleID] = *plain
 		}
-		spans = append(spans, span)
+		found.spans = append(found.spans, span)
 		m.Version, m.PublishedAt, m.IngestedAt, m.Status = fingerprint.Version(version), published, ingested, service.Status(status)
 		return m, err
 	})
 	if err != nil {
-		return nil, interpretError(err, "find sentence matches")
+		return found, interpretError(err, "find sentence matches")
 	}
-	cutSentenceTexts(sq, matches, spans, plains)
-	return matches, nil
+	found.matches = matches
+	return found, nil
 }
 
 // SentenceHolders counts the stored sentences that match each of q's
@@ -198,16 +216,24 @@ func (q queries) SentenceHolders(ctx context.Context, sq service.SentenceQuery) 
 	if err != nil {
 		return nil, err
 	}
+	if missing := service.MissingPartitionsOf(ctx); parts > 0 && missing != nil {
+		return q.sentenceHoldersEachPart(ctx, sq, parts, missing)
+	}
 	rows, err := q.db.Query(ctx, cond(parts > 0, sentenceHoldersPartsSQL, sentenceHoldersSQL), q.writerArgs(sentenceMatchesArgs(sq)...)...)
 	if err != nil {
 		return nil, interpretError(err, "count sentence holders")
 	}
-	out := make([]service.Holders, len(sq.Sentences))
+	return scanHolders(rows, len(sq.Sentences))
+}
+
+// scanHolders reads the holders of n query sentences.
+func scanHolders(rows pgx.Rows, n int) ([]service.Holders, error) {
+	out := make([]service.Holders, n)
 	var (
 		i             int32
 		all, sameText int64
 	)
-	_, err = pgx.ForEachRow(rows, []any{&i, &all, &sameText}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&i, &all, &sameText}, func() error {
 		if int(i) < 0 || int(i) >= len(out) {
 			return fmt.Errorf("holders of query sentence %d of %d", i, len(out))
 		}

@@ -25,6 +25,10 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		return Verdict{}, err
 	}
 	defer release()
+	var missing *MissingPartitions
+	if opts.AllowIncomplete {
+		ctx, missing = WithMissingPartitions(ctx)
+	}
 	fp, err := s.fingerprint(ctx, &in.Text, "")
 	if err != nil {
 		return Verdict{}, err
@@ -67,6 +71,9 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 		}
 		shared := sharedSentencesFrom(fp, found, in.PublishedAt, SharedOptions{Limit: opts.Limit})
 		v.SharedSentences = &shared
+	}
+	if missing != nil {
+		v.MissingPartitions = missing.List()
 	}
 	return v, nil
 }

@@ -86,7 +86,9 @@
 //
 // # The read side
 //
-// A check (check.go) judges as an ingest does and writes nothing. Reading
+// A check (check.go) judges as an ingest does and writes nothing; one
+// that allows it answers without a sentence partition that is down, its
+// verdict marked incomplete (check_incomplete.go). Reading
 // articles (articles.go), comparing two texts (compare.go) and marking what
 // they share (highlight.go) and the diff of two texts, bounded whatever
 // they are (diff.go), the sentences an article shares with

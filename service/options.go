@@ -30,6 +30,10 @@ type Options struct {
 	// shares with stored articles (Verdict.SharedSentences), from all
 	// stored news, at most Limit articles.
 	SharedSentences bool
+	// AllowIncomplete, for a check, asks for a verdict from the sentence
+	// partitions that answer when one does not (Verdict.MissingPartitions)
+	// rather than KindUnavailable (check_incomplete.go).
+	AllowIncomplete bool
 }
 
 // MaxLimit is the most matches a verdict may list.

@@ -28,6 +28,10 @@ type Verdict struct {
 	// SharedSentences is what the article shares with stored articles,
 	// when a check asked for it; nil otherwise.
 	SharedSentences *SharedSentences
+	// MissingPartitions, for a check that allowed an incomplete answer
+	// (Options.AllowIncomplete), are the sentence partitions it was judged
+	// without (check_incomplete.go); nil for a complete verdict.
+	MissingPartitions []int
 }
 
 // Reference names the article a duplicate links to, and how alike the two

@@ -117,6 +117,23 @@ func TestSentencePartitionKilledUnderLoad(t *testing.T) {
 				i, resp.StatusCode, resp.Header.Get("Retry-After"), raw)
 		}
 	}
+	// A check that allows it is answered, marked incomplete, without the
+	// partition that is down.
+	allow, _ := json.Marshal(map[string]any{"title": art.Title, "body": art.Body, "allow_incomplete": true})
+	resp, err := probe.Post(base+"/v1/check", "application/json", bytes.NewReader(allow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var incomplete struct {
+		Incomplete        bool  `json:"incomplete"`
+		MissingPartitions []int `json:"missing_partitions"`
+	}
+	if err := json.Unmarshal(raw, &incomplete); resp.StatusCode != http.StatusOK || err != nil ||
+		!incomplete.Incomplete || len(incomplete.MissingPartitions) != 1 || incomplete.MissingPartitions[0] != 1 {
+		t.Errorf("check allowing an incomplete answer with partition 1 down: %d %.300s, want 200, incomplete, missing [1]", resp.StatusCode, raw)
+	}
 	load.drainAcked()
 	time.Sleep(time.Second)
 	stopLoad()
