@@ -51,8 +51,9 @@ func PreparePartition(ctx context.Context, url string) error {
 // which needs a superuser for CREATE EXTENSION plproxy) and makes
 // connstrs, in order, the partitions; none for the table sentences alone.
 // Their number must be a power of two. It does not move sentences: it is
-// for an empty index, or one whose partitions already hold theirs. A
-// running service reads the count once (restart it after a change).
+// for an empty index, or one whose partitions already hold theirs (the
+// tools that move and split partitions: partition_tools.go). A running
+// service follows the change within partitionsReread.
 func (s *Store) SetSentencePartitions(ctx context.Context, connstrs []string) error {
 	if n := len(connstrs); n&(n-1) != 0 {
 		return fmt.Errorf("%d sentence partitions: the number must be a power of two", n)
@@ -77,16 +78,26 @@ func (s *Store) SetSentencePartitions(ctx context.Context, connstrs []string) er
 	return nil
 }
 
-// partitioning is how many sentence partitions the database has, read once.
+// partitioning is how many sentence partitions the database has, as last
+// read. The count is read again once it is older than partitionsReread, so
+// that a running service follows a change made elsewhere (another dedupd,
+// the partition tools) without a restart; where the partitions are and
+// how many, PL/Proxy reads itself on every call (the version in
+// sentence_partition_settings). The count only chooses between the table
+// alone and the proxy.
 type partitioning struct {
-	mu    sync.Mutex
-	known bool
-	n     int
+	mu   sync.Mutex
+	read time.Time // zero: never read, or forgotten
+	n    int
 }
+
+// partitionsReread is how old the count of partitions may grow before it is
+// read again: one short statement a second at most, whatever the load.
+const partitionsReread = time.Second
 
 func (p *partitioning) forget() {
 	p.mu.Lock()
-	p.known = false
+	p.read = time.Time{}
 	p.mu.Unlock()
 }
 
@@ -99,11 +110,11 @@ func (q queries) sentencePartitions(ctx context.Context) (int, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.known {
+	if p.read.IsZero() || time.Since(p.read) >= partitionsReread {
 		if err := q.db.QueryRow(ctx, `SELECT count(*) FROM sentence_partitions`).Scan(&p.n); err != nil {
 			return 0, interpretError(err, "count sentence partitions")
 		}
-		p.known = true
+		p.read = time.Now()
 	}
 	return p.n, nil
 }

@@ -370,3 +370,42 @@ func deadOrZombie(pid int) bool {
 	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
 	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
 }
+
+// TestSentencePartitionsReadLive changes the partitions through one store
+// while another serves: the other follows within a second, writing to the
+// partitions once they are set and reading the table alone once they are
+// gone, without a restart.
+func TestSentencePartitionsReadLive(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.URL(t)
+	serving := openStore(t, url, 4)
+	admin := openStore(t, url, 1)
+	svc := newService(t, serving)
+	arts := novel(t).Overlapping(rand.New(rand.NewPCG(49, 8)), 3, 400, 800)
+	if _, err := svc.Ingest(ctx, input("before", arts[0]), svc.Defaults()); err != nil {
+		t.Fatal(err)
+	}
+	urls := partitionDatabases(t, url, 2)
+	if err := admin.SetSentencePartitions(ctx, []string{partitionConnstr(t, urls[0]), partitionConnstr(t, urls[1])}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	if _, err := svc.Ingest(ctx, input("set", arts[1]), svc.Defaults()); err != nil {
+		t.Fatal(err)
+	}
+	if rows, want := partitionRows(t, urls[0])+partitionRows(t, urls[1]), len(mustFingerprint(t, arts[1]).Sentences); rows != want {
+		t.Errorf("after the partitions were set elsewhere the partitions hold %d rows, want the new article's %d", rows, want)
+	}
+	if err := admin.SetSentencePartitions(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	fp := mustFingerprint(t, arts[0])
+	ms, err := serving.SentenceMatches(ctx, service.SentenceQuery{Sentences: fp.Sentences, MaxDistance: 3})
+	if err != nil {
+		t.Fatalf("after the partitions were removed elsewhere: %v", err)
+	}
+	if len(ms) < len(fp.Sentences) {
+		t.Errorf("after the partitions were removed: %d matches of the stored article's %d sentences", len(ms), len(fp.Sentences))
+	}
+}
