@@ -65,3 +65,10 @@ func SeqScannedInTx(ctx context.Context, tx service.Tx, table string) (int64, er
 	err := tx.(*storeTx).db.QueryRow(ctx, "SELECT pg_stat_get_xact_tuples_returned($1::regclass)", table).Scan(&n)
 	return n, err
 }
+
+// SentenceMatchesTableAlone is SentenceMatches from the primary's table
+// sentences alone, whatever the partitions: the reference of the
+// partition tests.
+func (s *Store) SentenceMatchesTableAlone(ctx context.Context, q service.SentenceQuery) ([]service.SentenceMatch, error) {
+	return queries{db: s.pool}.SentenceMatches(ctx, q)
+}

@@ -120,15 +120,17 @@ func (q queries) sentencePartitions(ctx context.Context) (int, error) {
 }
 
 // sentenceSearchFromParts is sentenceSearchFrom over the partitions: the
-// rows of every partition's search, those of articles that exist (not of
-// an ingest rolled back, nor of an article deleted since), at most $6 of a
-// query sentence after the merge.
+// rows of every partition's search, each once (during a split a row is on
+// two partitions a moment: sentence_partitions_move.go), those of articles
+// that exist (not of an ingest rolled back, nor of an article deleted
+// since), at most $6 of a query sentence after the merge.
 const sentenceSearchFromParts = `
 	FROM unnest($1::int4[], $2::int8[], $3::int8[]) AS q(i, text_hash, simhash)
 	JOIN (
 	    SELECT f.i, f.article_id, f.pos AS position, f.runes, f.text_hash, f.simhash, f.start_char, f.end_char,
 	           row_number() OVER (PARTITION BY f.i) AS nth
-	    FROM sentence_proxy.search($1::int4[], $2::int8[], $3::int8[], $4::int8, $5::int4, $6::int4) f
+	    FROM (SELECT DISTINCT ON (p.i, p.article_id, p.pos) *
+	          FROM sentence_proxy.search($1::int4[], $2::int8[], $3::int8[], $4::int8, $5::int4, $6::int4) p) f
 	    WHERE EXISTS (SELECT 1 FROM articles x WHERE x.id = f.article_id)
 	) m ON m.i = q.i AND (m.nth <= $6::int4 OR $6::int4 IS NULL)`
 
@@ -145,24 +147,30 @@ const (
 // writeSentenceParts writes sentence rows (sentenceValues') to their
 // articles' partitions, replacing what those articles had there; forget
 // are articles left with no sentence, whose rows there go.
+//
+// It takes the partition-writes lock shared first, in the same round trip,
+// so that a move or split of partitions (sentence_partitions_move.go) waits
+// for this transaction to end and holds back the next.
 func writeSentenceParts(ctx context.Context, db querier, rows [][]any, forget []int64) error {
-	if len(forget) > 0 {
-		if _, err := db.Exec(ctx, `SELECT count(*) FROM sentence_proxy.forget($1::int8[])`, forget); err != nil {
-			return interpretError(err, "forget partition sentences")
-		}
-	}
-	if len(rows) == 0 {
+	if len(forget) == 0 && len(rows) == 0 {
 		return nil
 	}
-	cols := make([][]any, len(sentenceColumns))
-	for _, r := range rows {
-		for c := range cols {
-			cols[c] = append(cols[c], r[c])
-		}
+	b := &pgx.Batch{}
+	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, partitionWritesLock)
+	if len(forget) > 0 {
+		b.Queue(`SELECT count(*) FROM sentence_proxy.forget($1::int8[])`, forget)
 	}
-	_, err := db.Exec(ctx, `SELECT count(*) FROM sentence_proxy.write($1::int8[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])`,
-		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6])
-	return interpretError(err, "write partition sentences")
+	if len(rows) > 0 {
+		cols := make([][]any, len(sentenceColumns))
+		for _, r := range rows {
+			for c := range cols {
+				cols[c] = append(cols[c], r[c])
+			}
+		}
+		b.Queue(`SELECT count(*) FROM sentence_proxy.write($1::int8[], $2::int4[], $3::int4[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])`,
+			cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6])
+	}
+	return interpretError(db.SendBatch(ctx, b).Close(), "write partition sentences")
 }
 
 // sweepStep is how many article ids one call of the sweep looks at.

@@ -114,11 +114,18 @@ func (q queries) sentenceMatchesEachPart(ctx context.Context, sq service.Sentenc
 	}
 	found := sentenceMatchRows{plains: make(map[int64]string)}
 	per := make(map[int]int) // matches kept of each query sentence
+	type row struct {
+		query, position int
+		article         int64
+	}
+	seen := make(map[row]bool) // during a split a row is on two partitions a moment
 	for _, a := range answers {
 		for k, m := range a.matches {
-			if sq.PerSentence > 0 && per[m.Query] >= sq.PerSentence {
+			r := row{m.Query, m.Position, m.ArticleID}
+			if seen[r] || sq.PerSentence > 0 && per[m.Query] >= sq.PerSentence {
 				continue
 			}
+			seen[r] = true
 			per[m.Query]++
 			found.matches = append(found.matches, m)
 			found.spans = append(found.spans, a.spans[k])

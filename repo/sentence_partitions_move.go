@@ -1,0 +1,293 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Moving a sentence partition to another server, and splitting 2^k
+// partitions into 2^(k+1), while the service serves.
+//
+// Each new home subscribes to its source by logical replication (a
+// publication of sentence_part.sentences on the source, with a row filter
+// for a split: the rows whose hash the new partition takes), which copies
+// the rows and then follows the source's writes, lookups and ingests going
+// on meanwhile. Then the writes pause: the mover takes the partition-writes
+// lock on the primary (partitionWritesLock) exclusively, which waits for
+// every ingest that has written to a partition to end and holds back the
+// next ones (each takes the lock shared before writing its sentences); the
+// new home catches up to the source's WAL position of that moment; the
+// primary's sentence_partitions is changed in one transaction, which
+// PL/Proxy reads on its next call; for a split, the rows that moved are
+// deleted from their old partition (a lookup in between sees them twice,
+// and the merge keeps one: sentenceSearchFromParts); and the lock goes.
+// Lookups never pause, and read a complete partition throughout. The
+// source's wal_level must be logical (devdb's partitions are). Figures and
+// the steps by hand: docs/operations.md, "Moving and splitting sentence
+// partitions".
+
+// partitionWritesLock is the advisory lock (one bigint key) that every
+// partition write takes shared, in its transaction, and a move or split
+// exclusively while it re-points the partitions.
+const partitionWritesLock int64 = 0x6e64_7061_7274 // "ndpart"
+
+// PartitionMove is what a move or a split did.
+type PartitionMove struct {
+	Rows  int64         // rows the new homes hold once caught up
+	Copy  time.Duration // from the subscriptions to the pause
+	Pause time.Duration // the writes held back
+}
+
+// replication is one new home of sentence rows: its source, and the rows
+// it takes (an SQL condition on article_id, "" for all).
+type replication struct {
+	name           string
+	source, target string // libpq connection strings
+	filter         string
+}
+
+// MovePartition moves partition part to the database at target (a libpq
+// connection string the primary's PL/Proxy reaches it by, which this
+// process uses too): prepared, filled by logical replication, then
+// registered in the partition's place during a brief write pause. The old
+// database keeps its rows; drop it when done.
+func (s *Store) MovePartition(ctx context.Context, part int, target string) (PartitionMove, error) {
+	connstrs, err := s.partitionConnstrs(ctx)
+	if err != nil {
+		return PartitionMove{}, err
+	}
+	if part < 0 || part >= len(connstrs) {
+		return PartitionMove{}, fmt.Errorf("move sentence partition %d: there are %d", part, len(connstrs))
+	}
+	jobs := []replication{{name: "newsdedup_move_" + strconv.Itoa(part), source: connstrs[part], target: target}}
+	return s.replicatePartitions(ctx, jobs, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE sentence_partitions SET connstr = $2 WHERE part = $1`, part, target)
+		return err
+	}, nil)
+}
+
+// SplitPartitions doubles the partitions, 2^k to 2^(k+1): targets, one for
+// each partition there is, become partitions 2^k … 2^(k+1)-1, partition
+// 2^k+p taking from p the articles whose hash has bit k set, as PL/Proxy
+// routes them once the count doubles (hash & (2^(k+1)-1)).
+func (s *Store) SplitPartitions(ctx context.Context, targets []string) (PartitionMove, error) {
+	connstrs, err := s.partitionConnstrs(ctx)
+	if err != nil {
+		return PartitionMove{}, err
+	}
+	n := len(connstrs)
+	if n == 0 || len(targets) != n {
+		return PartitionMove{}, fmt.Errorf("split %d sentence partitions: want %d new ones, not %d", n, n, len(targets))
+	}
+	var jobs []replication
+	for p, c := range connstrs {
+		jobs = append(jobs, replication{
+			name:   "newsdedup_split_" + strconv.Itoa(n+p),
+			source: c, target: targets[p],
+			filter: fmt.Sprintf("hashint8(article_id) & %d = %d", 2*n-1, n+p),
+		})
+	}
+	return s.replicatePartitions(ctx, jobs, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO sentence_partitions (part, connstr)
+			SELECT $1 + n - 1, c FROM unnest($2::text[]) WITH ORDINALITY AS t(c, n)`, n, targets)
+		return err
+	}, func(ctx context.Context, j replication) error {
+		// The moved rows leave their old partition.
+		return onPartition(ctx, j.source, `DELETE FROM sentence_part.sentences WHERE `+j.filter)
+	})
+}
+
+// partitionConnstrs returns the partitions' connection strings in order.
+func (s *Store) partitionConnstrs(ctx context.Context) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT connstr FROM sentence_partitions ORDER BY part`)
+	if err != nil {
+		return nil, interpretError(err, "read sentence partitions")
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+func onPartition(ctx context.Context, connstr, sql string, args ...any) error {
+	c, err := pgx.Connect(ctx, connstr)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	_, err = c.Exec(ctx, sql, args...)
+	return err
+}
+
+// catchUpTimeout bounds the wait, writes paused, for a new home to reach
+// its source's WAL position; past it the move gives up and changes nothing.
+const catchUpTimeout = time.Minute
+
+// replicatePartitions fills each job's target by logical replication,
+// pauses the writes, waits for the targets to catch up, runs register in a
+// transaction on the primary, then after (if any) for each job, and lets
+// the writes go. On an error before register nothing is changed.
+func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
+	register func(pgx.Tx) error, after func(context.Context, replication) error) (PartitionMove, error) {
+	var out PartitionMove
+	began := time.Now()
+	cleanup := func() {
+		c := context.WithoutCancel(ctx)
+		for _, j := range jobs {
+			_ = onPartition(c, j.target, `DROP SUBSCRIPTION IF EXISTS `+j.name)
+			_ = onPartition(c, j.source, `DROP PUBLICATION IF EXISTS `+j.name)
+		}
+	}
+	defer cleanup()
+	for _, j := range jobs {
+		if err := PreparePartition(ctx, j.target); err != nil {
+			return out, err
+		}
+		if err := emptyPartition(ctx, j.target); err != nil {
+			return out, err
+		}
+		pub := `CREATE PUBLICATION ` + j.name + ` FOR TABLE sentence_part.sentences`
+		if j.filter != "" {
+			pub += ` WHERE (` + j.filter + `)`
+		}
+		if err := onPartition(ctx, j.source, `DROP PUBLICATION IF EXISTS `+j.name+`; `+pub); err != nil {
+			return out, fmt.Errorf("publish %s: %w", j.name, err)
+		}
+		if err := onPartition(ctx, j.target, `CREATE SUBSCRIPTION `+j.name+` CONNECTION `+quoteLiteral(j.source)+
+			` PUBLICATION `+j.name); err != nil {
+			return out, fmt.Errorf("subscribe %s: %w", j.name, err)
+		}
+	}
+	for _, j := range jobs {
+		if err := waitCopied(ctx, j); err != nil {
+			return out, err
+		}
+	}
+	out.Copy = time.Since(began)
+
+	// The pause.
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return out, interpretError(err, "pause partition writes")
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, partitionWritesLock); err != nil {
+		return out, interpretError(err, "pause partition writes")
+	}
+	paused := time.Now()
+	defer func() {
+		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, partitionWritesLock)
+		out.Pause = time.Since(paused)
+	}()
+	for _, j := range jobs {
+		if err := waitCaughtUp(ctx, j); err != nil {
+			return out, err
+		}
+		var rows int64
+		if err := queryPartition(ctx, j.target, `SELECT count(*) FROM sentence_part.sentences`, &rows); err != nil {
+			return out, err
+		}
+		out.Rows += rows
+	}
+	// The new homes stop following their sources before anything is
+	// deleted there.
+	for _, j := range jobs {
+		if err := onPartition(ctx, j.target, `DROP SUBSCRIPTION `+j.name); err != nil {
+			return out, fmt.Errorf("unsubscribe %s: %w", j.name, err)
+		}
+	}
+	if err := pgx.BeginFunc(ctx, conn.Conn(), register); err != nil {
+		return out, interpretError(err, "register sentence partitions")
+	}
+	s.parts.forget()
+	if after != nil {
+		for _, j := range jobs {
+			if err := after(ctx, j); err != nil {
+				return out, fmt.Errorf("%s, registered: %w", j.name, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// emptyPartition refuses a target that holds sentences already.
+func emptyPartition(ctx context.Context, connstr string) error {
+	var any bool
+	if err := queryPartition(ctx, connstr, `SELECT EXISTS (SELECT 1 FROM sentence_part.sentences)`, &any); err != nil {
+		return err
+	}
+	if any {
+		return errors.New("the new partition holds sentences already: it must be empty")
+	}
+	return nil
+}
+
+func queryPartition(ctx context.Context, connstr, sql string, dest ...any) error {
+	c, err := pgx.Connect(ctx, connstr)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	return c.QueryRow(ctx, sql).Scan(dest...)
+}
+
+// waitCopied waits for j's subscription to have copied the table.
+func waitCopied(ctx context.Context, j replication) error {
+	c, err := pgx.Connect(ctx, j.target)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	for {
+		var ready bool
+		err := c.QueryRow(ctx, `
+			SELECT coalesce(bool_and(r.srsubstate = 'r'), false)
+			FROM pg_subscription s JOIN pg_subscription_rel r ON r.srsubid = s.oid
+			WHERE s.subname = $1`, j.name).Scan(&ready)
+		if err != nil || ready {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// waitCaughtUp waits, writes paused, for j's subscription to confirm its
+// source's WAL position of now.
+func waitCaughtUp(ctx context.Context, j replication) error {
+	c, err := pgx.Connect(ctx, j.source)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	var target string
+	if err := c.QueryRow(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&target); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(catchUpTimeout)
+	for {
+		var done bool
+		err := c.QueryRow(ctx, `
+			SELECT coalesce(bool_and(confirmed_flush_lsn >= $2::pg_lsn), false)
+			FROM pg_replication_slots WHERE slot_name = $1`, j.name, target).Scan(&done)
+		if err != nil || done {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s did not catch up with its source in %s", j.name, catchUpTimeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

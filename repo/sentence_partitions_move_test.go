@@ -1,0 +1,198 @@
+package repo_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/repo"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
+	"github.com/newsdedup/newsdedup/service"
+)
+
+// TestSentencePartitionsMoveAndSplit serves from two sentence partitions
+// on one server while articles are ingested without pause, moves
+// partition 1 to a second server, then splits the two into four (the new
+// ones across both servers); then every acknowledged article is stored,
+// every partition holds exactly the rows its hash routes to it, all of
+// them, and every stored article's sentence matches at each distance are
+// those of the primary's table alone.
+func TestSentencePartitionsMoveAndSplit(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.URL(t)
+	st := openStore(t, url, 8)
+	a := dbtest.PrivateCluster(t, "wal_level = logical")
+	b := dbtest.PrivateCluster(t, "wal_level = logical")
+	db := func(c interface{ URL(string) string }, name string) string {
+		t.Helper()
+		u, err := dbtest.CreateDatabase(ctx, c.URL("postgres"), name, dbtest.DatabaseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := repo.PreparePartition(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		return partitionConnstr(t, u)
+	}
+	if err := st.SetSentencePartitions(ctx, []string{db(a, "p0"), db(a, "p1")}); err != nil {
+		t.Fatal(err)
+	}
+	svc := newService(t, st)
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(49, 9))
+	var articles []corpus.Article
+	for _, o := range nv.Overlapping(rng, 60, 300, 1200) {
+		articles = append(articles, o, nv.Apply(rng, o, corpus.AllEdits[rng.IntN(len(corpus.AllEdits))]))
+	}
+	for i, art := range articles[:40] {
+		if _, err := svc.Ingest(ctx, input("before-"+strconv.Itoa(i), art), svc.Defaults()); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Ingests go on through the move and the split.
+	var (
+		mu     sync.Mutex
+		acked  []string
+		failed int
+	)
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	var load sync.WaitGroup
+	for c := range 2 {
+		load.Add(1)
+		go func() {
+			defer load.Done()
+			for i := c; loadCtx.Err() == nil; i += 2 {
+				art := articles[40+i%(len(articles)-40)]
+				key := "during-" + strconv.Itoa(i)
+				_, err := svc.Ingest(loadCtx, input(key, art), svc.Defaults())
+				mu.Lock()
+				if err == nil {
+					acked = append(acked, key)
+				} else if loadCtx.Err() == nil {
+					failed++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	ackedNow := func() int { mu.Lock(); defer mu.Unlock(); return len(acked) }
+	time.Sleep(500 * time.Millisecond)
+	before := ackedNow()
+	moved, err := st.MovePartition(ctx, 1, db(b, "m1"))
+	if err != nil {
+		t.Fatalf("move: %v", err)
+	}
+	split, err := st.SplitPartitions(ctx, []string{db(b, "s2"), db(a, "s3")})
+	if err != nil {
+		t.Fatalf("split: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	stopLoad()
+	load.Wait()
+	t.Logf("move: %d rows, copy %s, pause %s; split: %d rows, copy %s, pause %s; %d ingests acknowledged during, %d failed",
+		moved.Rows, moved.Copy, moved.Pause, split.Rows, split.Copy, split.Pause, len(acked)-before, failed)
+	if len(acked) == before {
+		t.Error("no ingest was acknowledged during the move and the split")
+	}
+	for _, key := range acked {
+		if _, err := st.ArticleByKey(ctx, "test", key); err != nil {
+			t.Errorf("acknowledged %s: %v", key, err)
+		}
+	}
+
+	// Every partition holds exactly the rows routed to it.
+	var connstrs []string
+	rows, err := st.Pool().Query(ctx, `SELECT connstr FROM sentence_partitions ORDER BY part`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if connstrs, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil || len(connstrs) != 4 {
+		t.Fatalf("after the split: %d partitions, %v", len(connstrs), err)
+	}
+	var table int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM sentences s JOIN articles x ON x.id = s.article_id`).Scan(&table); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for p, c := range connstrs {
+		conn, err := pgx.Connect(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n, stray int
+		err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE hashint8(article_id) & 3 <> $1)
+			FROM sentence_part.sentences`, p).Scan(&n, &stray)
+		conn.Close(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stray != 0 || n == 0 {
+			t.Errorf("partition %d: %d rows, %d of them another partition's", p, n, stray)
+		}
+		total += n
+	}
+	// Rows of ingests rolled back (a retry after a conflict) may be left
+	// for the sweep: count those of stored articles.
+	if n, err := st.SweepPartitionSentences(ctx, 0); err != nil {
+		t.Fatal(err)
+	} else {
+		total -= n
+	}
+	if total != table {
+		t.Errorf("the partitions hold %d rows of stored articles, the primary's table %d", total, table)
+	}
+
+	// Identical match sets.
+	ids, err := st.Pool().Query(ctx, `SELECT id FROM articles ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := pgx.CollectRows(ids, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	for _, id := range stored {
+		sentences, _, err := st.ArticleText(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k <= 3; k++ {
+			q := service.SentenceQuery{Sentences: sentences, MaxDistance: k, ExcludeID: id}
+			got, err := st.SentenceMatches(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := st.SentenceMatchesTableAlone(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := matchKeys(got), matchKeys(want); !slices.Equal(g, w) {
+				t.Errorf("article %d k=%d: %d matches through the partitions, %d in the table", id, k, len(g), len(w))
+			}
+			compared += len(want)
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no sentence match to compare: the fixture tests nothing")
+	}
+	t.Logf("%d articles, %d sentence matches compared", len(stored), compared)
+}
+
+func matchKeys(ms []service.SentenceMatch) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, fmt.Sprintf("%d %d/%d %x", m.Query, m.ArticleID, m.Position, m.TextHash))
+	}
+	slices.Sort(out)
+	return out
+}
