@@ -131,8 +131,7 @@ const catchUpTimeout = time.Minute
 // transaction on the primary, then after (if any) for each job, and lets
 // the writes go. On an error before register nothing is changed.
 func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
-	register func(pgx.Tx) error, after func(context.Context, replication) error) (PartitionMove, error) {
-	var out PartitionMove
+	register func(pgx.Tx) error, after func(context.Context, replication) error) (out PartitionMove, err error) {
 	began := time.Now()
 	cleanup := func() {
 		c := context.WithoutCancel(ctx)
@@ -173,6 +172,8 @@ func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
 	if err != nil {
 		return out, interpretError(err, "pause partition writes")
 	}
+	// The lock is the session's: the connection goes back to the pool
+	// only once it is released.
 	defer conn.Release()
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, partitionWritesLock); err != nil {
 		return out, interpretError(err, "pause partition writes")
@@ -291,3 +292,9 @@ func waitCaughtUp(ctx context.Context, j replication) error {
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// SentencePartitions returns the partitions' connection strings, in order;
+// none for the table sentences alone.
+func (s *Store) SentencePartitions(ctx context.Context) ([]string, error) {
+	return s.partitionConnstrs(ctx)
+}

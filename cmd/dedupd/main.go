@@ -99,7 +99,7 @@ func (a *app) run(ctx context.Context, args []string) error {
 	case "version", "-version", "--version":
 		fmt.Fprintln(a.stdout, versionString())
 		return nil
-	case "serve", "migrate", "import", "refingerprint", "healthcheck":
+	case "serve", "migrate", "import", "refingerprint", "healthcheck", "partitions":
 	default:
 		return usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
@@ -146,6 +146,11 @@ func (a *app) run(ctx context.Context, args []string) error {
 			return err
 		}
 		return a.refingerprint(ctx, cfg, log)
+	case "partitions":
+		if err := cfg.requireDatabase(cmd); err != nil {
+			return err
+		}
+		return a.partitions(ctx, cfg, rest)
 	default: // healthcheck
 		if len(rest) > 0 {
 			return usageError{"healthcheck takes no arguments"}
@@ -194,6 +199,21 @@ commands:
                      it again, then judge again the unique articles ingested
                      meanwhile; with a progress bar; safe to stop and run
                      again (it goes on where it was)
+  partitions list    list the sentence partitions: number, connection string
+  partitions set [CONNSTR...]
+                     make these libpq connection strings, in order, the
+                     sentence partitions (a power of two; none: the table
+                     alone); moves no sentence
+  partitions move PART CONNSTR
+                     move partition PART to the database at CONNSTR while
+                     the service serves (logical replication, then a brief
+                     pause of the partition writes); the old one is kept
+  partitions split CONNSTR...
+                     double the 2^k partitions: one new database a
+                     partition, each taking half of its partition's rows
+  partitions sweep   delete the partitions' rows of articles that do not
+                     exist (rolled back, deleted) older than 10 minutes
+                     (docs/operations.md, "Sentence partitions")
   healthcheck        GET /healthz on DEDUP_ADDR (0.0.0.0 and :: mean
                      loopback); exit 0 if it answers 200, else 1
   version            print the version

@@ -49,6 +49,9 @@ func clusterOptions(area string) pgcluster.Options {
 	if isPartition(area) {
 		// Several sentence partitions share the machine with the primary.
 		o.Settings[1] = "shared_buffers = '128MB'"
+		// A partition moves or splits by logical replication (dedupd
+		// partitions move|split): its server must decode its WAL.
+		o.Settings = append(o.Settings, "wal_level = logical")
 	}
 	return o
 }
