@@ -96,3 +96,16 @@ LANGUAGE sql STABLE AS $$
         LIMIT per_sentence
     ) m
 $$;
+
+-- written_between lists the rows written between after and settled ago:
+-- what the repair of rolled-back corrections compares with the primary
+-- (repo/sentence_partitions_repair.go). The rows are appended in the order
+-- they are written, so a BRIN index finds the recent ones for little space.
+CREATE INDEX IF NOT EXISTS sentences_written_at_idx ON sentence_part.sentences USING brin (written_at);
+
+CREATE OR REPLACE FUNCTION sentence_part.written_between(after interval, settled interval,
+    OUT article_id bigint, OUT pos integer, OUT text_hash bigint) RETURNS SETOF record
+LANGUAGE sql STABLE AS $$
+    SELECT s.article_id, s.position, s.text_hash FROM sentence_part.sentences s
+    WHERE s.written_at >= now() - after AND s.written_at < now() - settled
+$$;

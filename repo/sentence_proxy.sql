@@ -56,3 +56,13 @@ LANGUAGE plproxy AS $$
     RUN ON part;
     SELECT * FROM sentence_part.search(qi, qtext, qsim, exclude, distance, per_sentence);
 $$;
+
+-- written_between: on every partition, for the repair
+-- (repo/sentence_partitions_repair.go).
+CREATE OR REPLACE FUNCTION sentence_proxy.written_between(after interval, settled interval,
+    OUT article_id bigint, OUT pos integer, OUT text_hash bigint) RETURNS SETOF record
+LANGUAGE plproxy AS $$
+    CLUSTER 'sentences';
+    RUN ON ALL;
+    TARGET sentence_part.written_between;
+$$;

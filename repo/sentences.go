@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,6 +25,9 @@ import (
 // order; written with COPY in the article's transaction. The block columns
 // a0–b3 stay NULL: the GIN index keys the simhash itself.
 var sentenceColumns = []string{"article_id", "position", "start_char", "end_char", "runes", "text_hash", "simhash"}
+
+// sentenceColumnList is sentenceColumns for a SELECT.
+var sentenceColumnList = strings.Join(sentenceColumns, ", ")
 
 func sentenceValues(articleID int64, position int, s *fingerprint.Sentence) []any {
 	var simhash *int64

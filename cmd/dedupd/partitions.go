@@ -64,7 +64,11 @@ func (a *app) partitions(ctx context.Context, cfg Config, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "swept %d rows\n", n)
+		r, err := st.RepairPartitionSentences(ctx, partitionRepairWindow, partitionSweepSettled)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "swept %d rows; wrote again the rows of %d articles whose correction rolled back\n", n, r)
 		return nil
 	case "move":
 		part, err := strconv.Atoi(rest[0])
