@@ -200,7 +200,14 @@ func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
 			return out, fmt.Errorf("unsubscribe %s: %w", j.name, err)
 		}
 	}
-	if err := pgx.BeginFunc(ctx, conn.Conn(), register); err != nil {
+	if err := pgx.BeginFunc(ctx, conn.Conn(), func(tx pgx.Tx) error {
+		// The proxy functions of this release, as SetSentencePartitions
+		// installs them.
+		if _, err := tx.Exec(ctx, sentenceProxySQL); err != nil {
+			return err
+		}
+		return register(tx)
+	}); err != nil {
 		return out, interpretError(err, "register sentence partitions")
 	}
 	s.parts.forget()
