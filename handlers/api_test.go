@@ -659,4 +659,10 @@ func TestSharedSentencesRoute(t *testing.T) {
 	}
 	r = s.post(t, "/v1/articles", map[string]any{"external_id": "x", "body": quote, "shared_sentences": true})
 	wantError(t, "ingest asking for shared sentences", r, http.StatusUnprocessableEntity, "invalid_argument")
+	r = s.post(t, "/v1/articles", map[string]any{"external_id": "x", "body": quote, "allow_incomplete": true})
+	wantError(t, "ingest allowing an incomplete verdict", r, http.StatusUnprocessableEntity, "invalid_argument")
+	// Without partitions a check allowing it is complete, and says nothing.
+	if v := decode[object](t, s.post(t, "/v1/check", map[string]any{"body": quote, "allow_incomplete": true})); v["incomplete"] != nil || v["missing_partitions"] != nil {
+		t.Errorf("complete check allowing an incomplete answer: %v", v)
+	}
 }
