@@ -91,6 +91,22 @@ parts-stop:
 parts-status:
 	@$(TOOLS) $(GO) run ./cmd/devdb -dir .. -parts $(N) status
 
+# parts-move: move sentence partition PART to the database at TO (a libpq
+# connection string, its server's wal_level logical) while the service
+# serves; parts-split: double the partitions, TO one new database for each
+# (space-separated). parts-test: the partition tests on real servers
+# (stopped partition, move and split with identical match sets, rolled-back
+# writes). docs/operations.md, "Sentence partitions".
+.PHONY: parts-move parts-split parts-test
+parts-move:
+	@$(with_db) $(GO) run ./cmd/dedupd partitions move $(PART) '$(TO)'
+
+parts-split:
+	@$(with_db) $(GO) run ./cmd/dedupd partitions split $(TO)
+
+parts-test:
+	@$(with_db) $(GO) test -count=1 -run 'TestSentencePartition' ./repo/ ./cmd/dedupd/
+
 # ha-start: start (or make) the local pg_auto_failover formation in .data/ha
 # (a monitor, a primary and its synchronous standby; needs pg_autoctl),
 # migrate it and print its URL of both nodes. ha-stop stops it; ha-status
