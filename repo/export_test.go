@@ -72,3 +72,9 @@ func SeqScannedInTx(ctx context.Context, tx service.Tx, table string) (int64, er
 func (s *Store) SentenceMatchesTableAlone(ctx context.Context, q service.SentenceQuery) ([]service.SentenceMatch, error) {
 	return queries{db: s.pool}.SentenceMatches(ctx, q)
 }
+
+// SentenceHoldersTableAlone is SentenceHolders from the primary's table
+// alone.
+func (s *Store) SentenceHoldersTableAlone(ctx context.Context, q service.SentenceQuery) ([]service.Holders, error) {
+	return queries{db: s.pool}.SentenceHolders(ctx, q)
+}

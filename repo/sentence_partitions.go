@@ -193,8 +193,8 @@ func (s *Store) SweepPartitionSentences(ctx context.Context, settled time.Durati
 	swept := 0
 	for lo := int64(0); lo <= last; lo += sweepStep {
 		rows, err := s.pool.Query(ctx, `
-			SELECT id FROM sentence_proxy.article_ids($1, $2, $3) id
-			WHERE NOT EXISTS (SELECT 1 FROM articles a WHERE a.id = id)`, lo, lo+sweepStep, settled)
+			SELECT g.id FROM sentence_proxy.article_ids($1, $2, $3) AS g(id)
+			WHERE NOT EXISTS (SELECT 1 FROM articles a WHERE a.id = g.id)`, lo, lo+sweepStep, settled)
 		if err != nil {
 			return swept, interpretError(err, "sweep partition sentences")
 		}

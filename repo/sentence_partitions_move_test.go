@@ -123,6 +123,7 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := 0
+	perArticle := map[int64]int{} // rows on the partitions, by article
 	for p, c := range connstrs {
 		conn, err := pgx.Connect(ctx, c)
 		if err != nil {
@@ -131,9 +132,20 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 		var n, stray int
 		err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE hashint8(article_id) & 3 <> $1)
 			FROM sentence_part.sentences`, p).Scan(&n, &stray)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := conn.Query(ctx, `SELECT article_id FROM sentence_part.sentences`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := pgx.CollectRows(ids, pgx.RowTo[int64])
 		conn.Close(ctx)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, id := range all {
+			perArticle[id]++
 		}
 		if stray != 0 || n == 0 {
 			t.Errorf("partition %d: %d rows, %d of them another partition's", p, n, stray)
@@ -149,6 +161,27 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 	}
 	if total != table {
 		t.Errorf("the partitions hold %d rows of stored articles, the primary's table %d", total, table)
+		rows, err := st.Pool().Query(ctx, `SELECT a.id, a.external_id, count(s.position) FROM articles a
+			LEFT JOIN sentences s ON s.article_id = a.id GROUP BY a.id ORDER BY a.id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := 0
+		for rows.Next() {
+			var (
+				id  int64
+				key string
+				n   int
+			)
+			if err := rows.Scan(&id, &key, &n); err != nil {
+				t.Fatal(err)
+			}
+			if perArticle[id] != n && shown < 8 {
+				t.Errorf("article %d (%s): %d rows on the partitions, %d in the table", id, key, perArticle[id], n)
+				shown++
+			}
+		}
+		rows.Close()
 	}
 
 	// Identical match sets.
