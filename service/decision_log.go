@@ -54,11 +54,20 @@ func (s *Service) DecisionLog(ctx context.Context, q DecisionQuery) ([]Decision,
 }
 
 // EachDecision calls fn with each decision q asks for, latest first, up
-// to MaxExportRows (q.Limit ignored), for an export.
-func (s *Service) EachDecision(ctx context.Context, q DecisionQuery, fn func(Decision) error) error {
+// to MaxExportRows (q.Limit ignored), for an export; it says whether it
+// was cut there.
+func (s *Service) EachDecision(ctx context.Context, q DecisionQuery, fn func(Decision) error) (truncated bool, err error) {
 	q.Limit = 1
 	if err := q.check(time.Now()); err != nil {
-		return err
+		return false, err
 	}
-	return s.store.DecisionLog(ctx, q, MaxExportRows, fn)
+	n := 0
+	err = s.store.DecisionLog(ctx, q, MaxExportRows+1, func(d Decision) error {
+		if n++; n > MaxExportRows {
+			truncated = true
+			return nil
+		}
+		return fn(d)
+	})
+	return truncated, err
 }
