@@ -215,6 +215,7 @@ type searchView struct {
 	layout
 	Query      string
 	Result     service.SearchResult
+	Groups     []service.SearchGroup // Result's hits by cluster
 	Error      string
 	ErrorField string
 }

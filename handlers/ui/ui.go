@@ -467,7 +467,7 @@ func (p *page) search(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, memberURL(h.ClusterID, h.ID))
 	}
-	v.Result = r
+	v.Result, v.Groups = r, r.ByCluster()
 	return p.render(c, http.StatusOK, "search", v)
 }
 
