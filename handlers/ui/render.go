@@ -27,7 +27,7 @@ type views struct {
 }
 
 // pageNames are the pages, each a template of its own.
-var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "copies", "error"}
+var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "copies", "timeline", "error"}
 
 // funcs are the templates' functions that speak no language.
 var funcs = template.FuncMap{

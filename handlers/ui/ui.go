@@ -120,6 +120,7 @@ func Register(e *echo.Echo, cfg Config) error {
 	get("/copies/download", p.copiesDownload, p.signedIn)
 	get("/clusters/:id", p.cluster, p.signedIn)
 	get("/clusters/:id/split", p.splitForm, p.signedIn)
+	get("/clusters/:id/timeline", p.timeline, p.signedIn)
 	g.POST("/clusters/:id/kept", p.serve(p.keep), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/reset", p.serve(p.reset), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/split", p.serve(p.split), p.signedIn, p.checkForm)
