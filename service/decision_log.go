@@ -6,16 +6,23 @@ import (
 )
 
 // DecisionQuery asks for the decisions log across clusters: the decisions
-// made in [From, To) (default: the last 7 days), by Editor when set.
+// made in [From, To) (default: the last 7 days), by Editor and of Action
+// when set.
 type DecisionQuery struct {
 	From, To time.Time
 	Editor   string
-	Limit    int // 1 to MaxCopiesLimit; DefaultCopiesLimit when 0
+	Action   Action // "" for every action
+	Limit    int    // 1 to MaxCopiesLimit; DefaultCopiesLimit when 0
 }
 
 func (q *DecisionQuery) check(now time.Time) error {
 	if err := checkStrings("", field{"editor", q.Editor}); err != nil {
 		return err
+	}
+	switch q.Action {
+	case "", ActionKeep, ActionReset, ActionSplit, ActionUndoSplit:
+	default:
+		return Invalid("action", "must be keep, reset, split or undo_split, not %q", q.Action)
 	}
 	if q.To.IsZero() {
 		q.To = now
