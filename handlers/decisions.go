@@ -16,15 +16,16 @@ type decisionLogResponse struct {
 	More      bool               `json:"more"`
 }
 
-// decisionLog is GET /v1/decisions?from=&to=&editor=&limit=: the editors'
-// decisions across clusters, latest first; as CSV or .xlsx up to 10,000.
+// decisionLog is GET /v1/decisions?from=&to=&editor=&action=&limit=: the
+// editors' decisions across clusters, latest first; as CSV or .xlsx up to
+// 10,000.
 func (a *api) decisionLog(c echo.Context) error {
 	format, err := tables.FormatOf(c)
 	if err != nil {
 		return err
 	}
 	p := c.QueryParams()
-	if err := queryparam.Once(p, "from", "to", "editor", "limit", "format"); err != nil {
+	if err := queryparam.Once(p, "from", "to", "editor", "action", "limit", "format"); err != nil {
 		return err
 	}
 	var q service.DecisionQuery
@@ -34,7 +35,7 @@ func (a *api) decisionLog(c echo.Context) error {
 	if q.To, err = clusterquery.Time(p.Get("to"), "to", true, a.zone); err != nil {
 		return err
 	}
-	q.Editor = p.Get("editor")
+	q.Editor, q.Action = p.Get("editor"), service.Action(p.Get("action"))
 	limit, ok, err := queryparam.Int(p, "limit", 1, service.MaxCopiesLimit)
 	if err != nil {
 		return err

@@ -13,12 +13,21 @@ import (
 // Finding a story and the day at a glance, as the editors' page shows
 // them: GET /v1/search, GET /v1/sources and GET /v1/overview.
 
-// search is GET /v1/search?q=…&limit=…: the articles a query names by id,
-// CMS key or URL, then those whose headline holds its words, newest first.
+// search is GET /v1/search?q=…&limit=…&group=cluster: the articles a
+// query names by id, CMS key or URL, then those whose headline holds its
+// words, newest first; with group=cluster, also the clusters they are in.
 func (a *api) search(c echo.Context) error {
 	q := c.QueryParams()
-	if err := queryparam.Once(q, "q"); err != nil {
+	if err := queryparam.Once(q, "q", "group"); err != nil {
 		return err
+	}
+	grouped := false
+	switch g := q.Get("group"); g {
+	case "":
+	case "cluster":
+		grouped = true
+	default:
+		return service.Invalid("group", "must be cluster, not %q", g)
 	}
 	limit, ok, err := queryparam.Int(q, "limit", 1, service.MaxSearchLimit)
 	if err != nil {
@@ -36,14 +45,33 @@ func (a *api) search(c echo.Context) error {
 		out.Articles = append(out.Articles, searchHitResponse{ID: h.ID, ExternalID: h.ExternalID, Source: h.Source, Title: h.Title,
 			URL: h.URL, PublishedAt: timestamp(h.PublishedAt), Status: h.Status, ClusterID: h.ClusterID, ClusterSize: h.ClusterSize, Match: h.Match})
 	}
+	if grouped {
+		out.Clusters = []searchGroupResponse{}
+		for _, g := range r.ByCluster() {
+			ids := make([]int64, len(g.Hits))
+			for i, h := range g.Hits {
+				ids[i] = h.ID
+			}
+			out.Clusters = append(out.Clusters, searchGroupResponse{ClusterID: g.ClusterID, ClusterSize: g.ClusterSize, ArticleIDs: ids})
+		}
+	}
 	return c.JSON(http.StatusOK, out)
 }
 
 type searchResponse struct {
-	Query    string              `json:"query"`
-	Words    bool                `json:"words"`
-	Articles []searchHitResponse `json:"articles"`
-	More     bool                `json:"more"`
+	Query    string                `json:"query"`
+	Words    bool                  `json:"words"`
+	Articles []searchHitResponse   `json:"articles"`
+	More     bool                  `json:"more"`
+	Clusters []searchGroupResponse `json:"clusters,omitempty"` // group=cluster
+}
+
+// searchGroupResponse is a cluster the found articles are in, with those
+// of them it holds, in the order of articles.
+type searchGroupResponse struct {
+	ClusterID   int64   `json:"cluster_id"`
+	ClusterSize int     `json:"cluster_size"`
+	ArticleIDs  []int64 `json:"article_ids"`
 }
 
 type searchHitResponse struct {

@@ -308,17 +308,17 @@ func (t *storeTx) Unseparate(ctx context.Context, decisionID int64) ([][2]int64,
 	return pairs, interpretError(err, "remove separations")
 }
 
-// DecisionLog returns the decisions made in [from, to), by editor when it
-// is set, latest first, at most limit, as the rows come. Decisions are the
+// DecisionLog returns the decisions made in [from, to), by editor and of
+// action when they are set, latest first, at most limit, as the rows come. Decisions are the
 // editors' own clicks, few; the primary key read backwards serves the
 // order.
 func (q queries) DecisionLog(ctx context.Context, dq service.DecisionQuery, limit int, fn func(service.Decision) error) error {
 	rows, err := q.db.Query(ctx, `
 		SELECT `+decisionColumns+`
 		FROM editor_decisions
-		WHERE decided_at >= $1 AND decided_at < $2 AND ($3 = '' OR editor = $3)
+		WHERE decided_at >= $1 AND decided_at < $2 AND ($3 = '' OR editor = $3) AND ($5 = '' OR action = $5)
 		ORDER BY id DESC
-		LIMIT $4`, dq.From, dq.To, dq.Editor, limit)
+		LIMIT $4`, dq.From, dq.To, dq.Editor, limit, string(dq.Action))
 	if err != nil {
 		return interpretError(err, "read decisions")
 	}

@@ -6,16 +6,23 @@ import (
 )
 
 // DecisionQuery asks for the decisions log across clusters: the decisions
-// made in [From, To) (default: the last 7 days), by Editor when set.
+// made in [From, To) (default: the last 7 days), by Editor and of Action
+// when set.
 type DecisionQuery struct {
 	From, To time.Time
 	Editor   string
-	Limit    int // 1 to MaxCopiesLimit; DefaultCopiesLimit when 0
+	Action   Action // "" for every action
+	Limit    int    // 1 to MaxCopiesLimit; DefaultCopiesLimit when 0
 }
 
 func (q *DecisionQuery) check(now time.Time) error {
 	if err := checkStrings("", field{"editor", q.Editor}); err != nil {
 		return err
+	}
+	switch q.Action {
+	case "", ActionKeep, ActionReset, ActionSplit, ActionUndoSplit:
+	default:
+		return Invalid("action", "must be keep, reset, split or undo_split, not %q", q.Action)
 	}
 	if q.To.IsZero() {
 		q.To = now
@@ -54,11 +61,20 @@ func (s *Service) DecisionLog(ctx context.Context, q DecisionQuery) ([]Decision,
 }
 
 // EachDecision calls fn with each decision q asks for, latest first, up
-// to MaxExportRows (q.Limit ignored), for an export.
-func (s *Service) EachDecision(ctx context.Context, q DecisionQuery, fn func(Decision) error) error {
+// to MaxExportRows (q.Limit ignored), for an export; it says whether it
+// was cut there.
+func (s *Service) EachDecision(ctx context.Context, q DecisionQuery, fn func(Decision) error) (truncated bool, err error) {
 	q.Limit = 1
 	if err := q.check(time.Now()); err != nil {
-		return err
+		return false, err
 	}
-	return s.store.DecisionLog(ctx, q, MaxExportRows, fn)
+	n := 0
+	err = s.store.DecisionLog(ctx, q, MaxExportRows+1, func(d Decision) error {
+		if n++; n > MaxExportRows {
+			truncated = true
+			return nil
+		}
+		return fn(d)
+	})
+	return truncated, err
 }

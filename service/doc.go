@@ -93,7 +93,8 @@
 // they share (highlight.go) and the diff of two texts, bounded whatever
 // they are (diff.go), the sentences an article shares with
 // others (sentences.go), search (search.go), the day at a glance
-// (overview.go), who copied a desk's stories (copies.go).
+// (overview.go), who copied a desk's stories (copies.go), a cluster's
+// members by hour and source (timeline.go).
 //
 // # The editors
 //

@@ -145,5 +145,31 @@ func (r SearchResult) Exact() (SearchHit, bool) {
 	return SearchHit{}, false
 }
 
+// SearchGroup is the articles a search found in one cluster.
+type SearchGroup struct {
+	ClusterID   int64
+	ClusterSize int
+	Hits        []SearchHit // in the result's order
+}
+
+// ByCluster groups the hits by cluster (one pass, a map): the clusters in
+// the order of their first hit — what the query names exactly, then the
+// newest headline — each with its hits in the result's order. A story
+// copied nine times is one group of nine, not nine rows among others.
+func (r SearchResult) ByCluster() []SearchGroup {
+	var out []SearchGroup
+	at := make(map[int64]int, len(r.Hits))
+	for _, h := range r.Hits {
+		i, ok := at[h.ClusterID]
+		if !ok {
+			i = len(out)
+			at[h.ClusterID] = i
+			out = append(out, SearchGroup{ClusterID: h.ClusterID, ClusterSize: h.ClusterSize})
+		}
+		out[i].Hits = append(out[i].Hits, h)
+	}
+	return out
+}
+
 // MaxSources is the most sources Sources returns.
 const MaxSources = 1000

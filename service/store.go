@@ -32,6 +32,7 @@ type Store interface {
 	SourceStore
 	CopyReader
 	DecisionLogReader
+	TimelineReader
 	UpgradeMarks
 	// InTx runs fn in one READ COMMITTED transaction and commits if fn
 	// returns nil; otherwise it rolls back and returns fn's error.
@@ -376,6 +377,14 @@ type SourceStore interface {
 	KnownSources(ctx context.Context) ([]SourceInfo, error)
 	// ReplaceSources makes the known sources exactly these.
 	ReplaceSources(ctx context.Context, sources []SourceInfo) error
+}
+
+// TimelineReader counts a cluster's members by hour and source.
+type TimelineReader interface {
+	// ClusterTimeline returns how many members of the cluster headed by
+	// clusterID each source published in each hour (UTC-aligned), by
+	// hour then source, at most limit counts; none when no cluster.
+	ClusterTimeline(ctx context.Context, clusterID int64, limit int) ([]TimelineCount, error)
 }
 
 // VersionStore reads an article's earlier contents.

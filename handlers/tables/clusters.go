@@ -14,26 +14,26 @@ var ClustersHeader = []string{"cluster_id", "title", "source", "external_id", "p
 	"statuses", "last_ingested_at", "original_id", "kept_id", "kept_source", "kept_rule", "other_coverage"}
 
 // Clusters writes the list of clusters q asks for, with its filters, page
-// after page from q's cursor, up to service.MaxExportRows; as Copies, the
-// table starts with the first row.
+// after page from q's cursor, up to service.MaxExportRows (a cut file says
+// so); sent as for Copies.
 func Clusters(c echo.Context, format string, svc *service.Service, q service.ClusterQuery, zone *time.Location) (sent bool, err error) {
 	ctx := c.Request().Context()
-	var t *Table
+	t, err := New(c, format, "clusters", ClustersHeader)
+	if err != nil {
+		return false, err
+	}
 	ts := func(x time.Time) string { return x.In(zone).Format(time.DateTime) }
 	q.Limit = service.MaxClusterPage
-	for n := 0; n < service.MaxExportRows; {
+	n := 0
+	for {
 		page, err := svc.Clusters(ctx, q)
 		if err != nil {
-			return t != nil, err
-		}
-		if t == nil {
-			if t, err = New(c, format, "clusters", ClustersHeader); err != nil {
-				return false, err
-			}
+			return false, err
 		}
 		for _, s := range page.Clusters {
 			if n++; n > service.MaxExportRows {
-				break
+				t.Cut()
+				return true, t.Close()
 			}
 			statuses := make([]string, len(s.Statuses))
 			for i, st := range s.Statuses {
@@ -42,13 +42,12 @@ func Clusters(c echo.Context, format string, svc *service.Service, q service.Clu
 			if err := t.Row(s.ID, s.Title, s.Source, s.ExternalID, ts(s.PublishedAt), s.Size,
 				strings.Join(s.Sources, ","), strings.Join(statuses, ","), ts(s.LastIngested), s.Original.ID,
 				s.Kept.ID, s.KeptMember.Source, string(s.Kept.Rule), s.OtherCoverage.Articles); err != nil {
-				return true, err
+				return false, err
 			}
 		}
 		if page.Next == nil {
-			break
+			return true, t.Close()
 		}
 		q.After = page.Next
 	}
-	return true, t.Close()
 }

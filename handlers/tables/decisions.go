@@ -13,29 +13,21 @@ var DecisionsHeader = []string{"id", "decided_at", "editor", "action", "cluster_
 	"article_source", "article_external_id", "note"}
 
 // Decisions writes the decisions log q asks for, up to
-// service.MaxExportRows; as Copies, the table starts with the first row.
+// service.MaxExportRows (a cut file says so); sent as for Copies.
 func Decisions(c echo.Context, format string, svc *service.Service, q service.DecisionQuery, zone *time.Location) (sent bool, err error) {
-	var t *Table
-	start := func() (err error) {
-		t, err = New(c, format, "decisions", DecisionsHeader)
-		return err
+	t, err := New(c, format, "decisions", DecisionsHeader)
+	if err != nil {
+		return false, err
 	}
-	err = svc.EachDecision(c.Request().Context(), q, func(d service.Decision) error {
-		if t == nil {
-			if err := start(); err != nil {
-				return err
-			}
-		}
+	cut, err := svc.EachDecision(c.Request().Context(), q, func(d service.Decision) error {
 		return t.Row(d.ID, d.DecidedAt.In(zone).Format(time.DateTime), d.Editor, string(d.Action), d.ClusterID,
 			d.ArticleID, d.ArticleSource, d.ArticleExternalID, d.Note)
 	})
 	if err != nil {
-		return t != nil, err
+		return false, err
 	}
-	if t == nil {
-		if err := start(); err != nil {
-			return false, err
-		}
+	if cut {
+		t.Cut()
 	}
 	return true, t.Close()
 }

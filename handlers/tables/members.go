@@ -15,7 +15,9 @@ var MembersHeader = []string{"id", "source", "external_id", "title", "url", "pub
 	"byline_removed", "boilerplate_added", "first_percent", "paragraphs_dropped", "paragraphs_added", "other_edits"}
 
 // Members writes a cluster's members as the cluster API gives them, each
-// with how it differs from the original (diffs) and its credit.
+// with how it differs from the original (diffs) and its credit; a cluster
+// larger than the members the view holds (service.MaxClusterMembers) is a
+// cut file, and says so.
 func Members(c echo.Context, format string, v service.ClusterView, diffs map[int64]service.Difference, zone *time.Location) error {
 	t, err := New(c, format, "cluster-"+strconv.FormatInt(v.ID, 10), MembersHeader)
 	if err != nil {
@@ -35,6 +37,9 @@ func Members(c echo.Context, format string, v service.ClusterView, diffs map[int
 		if err := t.Row(cells...); err != nil {
 			return err
 		}
+	}
+	if len(v.Members) < v.Size {
+		t.Cut()
 	}
 	return t.Close()
 }

@@ -1,14 +1,16 @@
 // Package tables writes a list as a download: CSV (UTF-8 with a BOM, so
-// that Excel reads Chinese right) as the rows come, or an .xlsx sheet
-// (excelize's stream writer). The API and the editors' page share it.
+// that Excel reads Chinese right) or an .xlsx sheet (excelize's stream
+// writer), cut at service.MaxExportRows and saying so (a last row and a
+// header). The API and the editors' page share it.
 package tables
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -52,31 +54,42 @@ func FormatOf(c echo.Context) (string, error) {
 	return JSON, nil
 }
 
-// Table writes a list as a download, row by row: CSV as the rows come
-// (UTF-8 with a BOM, so that Excel reads Chinese right), or one .xlsx
-// sheet through excelize's stream writer, sent when it is closed.
+// TruncatedHeader is the response header an export cut at
+// service.MaxExportRows carries ("true"); RowsHeader gives the rows sent.
+const (
+	TruncatedHeader = "X-Newsdedup-Truncated"
+	RowsHeader      = "X-Newsdedup-Rows"
+	// TruncatedMark begins the last row of a cut file (its first cell), so
+	// that a reader of the file alone sees it is not the whole list.
+	TruncatedMark = "#truncated"
+)
+
+// Table writes a list as a download, row by row, as CSV (UTF-8 with a
+// BOM, so that Excel reads Chinese right) or one .xlsx sheet through
+// excelize's stream writer. Nothing is sent before Close: a cut must be
+// said in a header, and a query failing half-way is then an error answer
+// rather than a short file. The rows are bounded by service.MaxExportRows,
+// so the buffer is too (a few MB).
 type Table struct {
 	format string
-	w      *bufio.Writer
+	cols   int
+	buf    bytes.Buffer
 	csv    *csv.Writer
 	xlsx   *excelize.File
 	sheet  *excelize.StreamWriter
-	rows   int
+	rows   int // written, the header included
+	cut    bool
 	resp   *echo.Response
+	name   string
 }
 
 // New starts a download named name (without extension) with header.
 func New(c echo.Context, format, name string, header []string) (*Table, error) {
-	t := &Table{format: format, resp: c.Response()}
-	h := t.resp.Header()
-	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s.%s"`, name, format))
+	t := &Table{format: format, resp: c.Response(), cols: len(header), name: name}
 	switch format {
 	case CSV:
-		h.Set(echo.HeaderContentType, mimeCSV+"; charset=utf-8")
-		t.resp.WriteHeader(http.StatusOK)
-		t.w = bufio.NewWriterSize(t.resp, 32<<10)
-		t.w.WriteString("\uFEFF")
-		t.csv = csv.NewWriter(t.w)
+		t.buf.WriteString("\uFEFF")
+		t.csv = csv.NewWriter(&t.buf)
 	case XLSX:
 		t.xlsx = excelize.NewFile()
 		sw, err := t.xlsx.NewStreamWriter("Sheet1")
@@ -84,6 +97,8 @@ func New(c echo.Context, format, name string, header []string) (*Table, error) {
 			return nil, err
 		}
 		t.sheet = sw
+	default:
+		return nil, fmt.Errorf("tables: format %q", format)
 	}
 	cells := make([]any, len(header))
 	for i, v := range header {
@@ -92,14 +107,18 @@ func New(c echo.Context, format, name string, header []string) (*Table, error) {
 	return t, t.Row(cells...)
 }
 
-// Row writes one row; cells are strings, integers, floats or times
-// already formatted by the caller as strings.
+// Row writes one row; cells are strings, integers, floats, booleans or
+// times already formatted by the caller as strings.
 func (t *Table) Row(cells ...any) error {
 	t.rows++
 	if t.csv != nil {
 		rec := make([]string, len(cells))
 		for i, v := range cells {
-			rec[i] = fmt.Sprint(v)
+			if s, ok := v.(string); ok {
+				rec[i] = inert(s)
+			} else {
+				rec[i] = fmt.Sprint(v)
+			}
 		}
 		return t.csv.Write(rec)
 	}
@@ -110,22 +129,63 @@ func (t *Table) Row(cells ...any) error {
 	return t.sheet.SetRow(cell, cells)
 }
 
-// Close finishes the download. A CSV's rows are already on their way; an
-// .xlsx is written now.
+// Cut says the list had more than the rows written: Close adds a last row
+// saying so and the header TruncatedHeader.
+func (t *Table) Cut() { t.cut = true }
+
+// cutNote is the second cell of the last row of a cut file.
+const cutNote = "只导出了前 %d 行，还有更多：请缩小筛选范围 (only the first %d rows of more: narrow the filters)"
+
+// Close sends the download.
 func (t *Table) Close() error {
+	data := t.rows - 1
+	if t.cut {
+		last := make([]any, t.cols)
+		for i := range last {
+			last[i] = ""
+		}
+		last[0] = TruncatedMark
+		if t.cols > 1 {
+			last[1] = fmt.Sprintf(cutNote, data, data)
+		}
+		if err := t.Row(last...); err != nil {
+			return err
+		}
+	}
+	h := t.resp.Header()
+	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s.%s"`, t.name, t.format))
+	h.Set(RowsHeader, strconv.Itoa(data))
+	if t.cut {
+		h.Set(TruncatedHeader, "true")
+	}
 	if t.csv != nil {
 		t.csv.Flush()
 		if err := t.csv.Error(); err != nil {
 			return err
 		}
-		return t.w.Flush()
+		h.Set(echo.HeaderContentType, mimeCSV+"; charset=utf-8")
+		h.Set(echo.HeaderContentLength, strconv.Itoa(t.buf.Len()))
+		t.resp.WriteHeader(http.StatusOK)
+		_, err := t.resp.Write(t.buf.Bytes())
+		return err
 	}
 	defer t.xlsx.Close()
 	if err := t.sheet.Flush(); err != nil {
 		return err
 	}
-	t.resp.Header().Set(echo.HeaderContentType, mimeXLSX)
+	h.Set(echo.HeaderContentType, mimeXLSX)
 	t.resp.WriteHeader(http.StatusOK)
 	_, err := t.xlsx.WriteTo(t.resp)
 	return err
+}
+
+// inert keeps a CSV cell from being read as a formula by a spreadsheet
+// (OWASP's "CSV injection"): an article's title or source beginning with
+// = + - @ or a tab or carriage return gets a leading apostrophe, which
+// Excel hides. The .xlsx holds strings as strings and needs none.
+func inert(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

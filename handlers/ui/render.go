@@ -27,7 +27,7 @@ type views struct {
 }
 
 // pageNames are the pages, each a template of its own.
-var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "copies", "error"}
+var pageNames = []string{"signin", "clusters", "cluster", "split", "search", "copies", "timeline", "decisions", "deliveries", "error"}
 
 // funcs are the templates' functions that speak no language.
 var funcs = template.FuncMap{
@@ -49,6 +49,7 @@ var funcs = template.FuncMap{
 	},
 	"sourceURL": func(source string) string { return "/ui/?" + url.Values{"source": {source}}.Encode() },
 	"eq64":      func(a, b int64) bool { return a == b },
+	"deref":     func(t *time.Time) time.Time { return *t },
 	"member": func(v service.ClusterView, id int64) *service.Member {
 		if m, ok := v.Member(id); ok {
 			return &m
@@ -215,6 +216,7 @@ type searchView struct {
 	layout
 	Query      string
 	Result     service.SearchResult
+	Groups     []service.SearchGroup // Result's hits by cluster
 	Error      string
 	ErrorField string
 }

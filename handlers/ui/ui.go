@@ -118,8 +118,12 @@ func Register(e *echo.Echo, cfg Config) error {
 	get("/search", p.search, p.signedIn)
 	get("/copies", p.copies, p.signedIn)
 	get("/copies/download", p.copiesDownload, p.signedIn)
+	get("/decisions", p.decisions, p.signedIn)
+	get("/decisions/download", p.decisionsDownload, p.signedIn)
+	get("/deliveries", p.deliveriesPage, p.signedIn)
 	get("/clusters/:id", p.cluster, p.signedIn)
 	get("/clusters/:id/split", p.splitForm, p.signedIn)
+	get("/clusters/:id/timeline", p.timeline, p.signedIn)
 	g.POST("/clusters/:id/kept", p.serve(p.keep), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/reset", p.serve(p.reset), p.signedIn, p.checkForm)
 	g.POST("/clusters/:id/split", p.serve(p.split), p.signedIn, p.checkForm)
@@ -467,7 +471,7 @@ func (p *page) search(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, memberURL(h.ClusterID, h.ID))
 	}
-	v.Result = r
+	v.Result, v.Groups = r, r.ByCluster()
 	return p.render(c, http.StatusOK, "search", v)
 }
 
