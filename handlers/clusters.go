@@ -96,7 +96,11 @@ func (a *api) clusterResponse(c echo.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	diffs, err := a.svc.Differences(ctx, v)
+	corr, err := a.svc.Corrections(ctx, v)
+	if err != nil {
+		return err
+	}
+	diffs, err := a.svc.Differences(ctx, v, corr)
 	if err != nil {
 		return err
 	}
@@ -105,10 +109,6 @@ func (a *api) clusterResponse(c echo.Context, id int64) error {
 			return err
 		}
 		return tables.Members(c, format, v, diffs, a.zone)
-	}
-	corr, err := a.svc.Corrections(ctx, v)
-	if err != nil {
-		return err
 	}
 	return c.JSON(http.StatusOK, clusterOf(v, diffs, corr))
 }
@@ -214,6 +214,9 @@ type memberResponse struct {
 	Credit *service.Credit `json:"credit"`
 	// CarriesSuperseded: it still holds text the original corrected.
 	CarriesSuperseded bool `json:"carries_superseded"`
+	// CopiedVersion: the original's earlier version it copied, when it
+	// carries superseded text; its difference is measured against it.
+	CopiedVersion *copiedVersionResponse `json:"copied_version"`
 }
 
 type likenessResponse struct {
@@ -296,6 +299,9 @@ func clusterOf(v service.ClusterView, diffs map[int64]service.Difference, corr s
 	for _, m := range v.Members {
 		mr := memberResponse{articleResponse: article(m.Article), TextLength: m.TextLength, Kept: m.ID == v.Kept.ID,
 			Compilation: v.Compilations[m.ID], CarriesSuperseded: corr.Carriers[m.ID]}
+		if cv, ok := corr.Copied[m.ID]; ok {
+			mr.CopiedVersion = copiedVersion(cv)
+		}
 		if m.Credit != "" {
 			mr.Credit = &m.Credit
 		}

@@ -49,12 +49,38 @@ type differenceResponse struct {
 	ParagraphsAdded   int  `json:"paragraphs_added"`
 	OtherEdits        int  `json:"other_edits"`
 	Truncated         bool `json:"truncated"`
+	// AgainstVersion: the original's earlier version the member was
+	// measured against, the one it copied; null for the current content.
+	AgainstVersion *int `json:"against_version"`
+}
+
+// copiedVersionResponse is the earlier version of the original a member
+// copied, and the corrections since that it still carries.
+type copiedVersionResponse struct {
+	Version      int                  `json:"version"`
+	SupersededAt string               `json:"superseded_at"`
+	Carries      []correctionResponse `json:"carries"`
+}
+
+func copiedVersion(cv service.CopiedVersion) *copiedVersionResponse {
+	r := &copiedVersionResponse{Version: cv.Version, SupersededAt: timestamp(cv.SupersededAt), Carries: []correctionResponse{}}
+	for _, p := range cv.Passages {
+		r.Carries = append(r.Carries, correctionResponse{Superseded: p.Superseded, Corrected: p.Corrected})
+	}
+	return r
 }
 
 func difference(d service.Difference) *differenceResponse {
 	return &differenceResponse{Same: d.Same, HeadlineChanged: d.HeadlineChanged, BylineAdded: d.BylineAdded, BylineRemoved: d.BylineRemoved,
 		BoilerplateAdded: d.BoilerplateAdded, FirstPercent: d.FirstPercent, ParagraphsDropped: d.ParagraphsDropped,
-		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits, Truncated: d.Truncated}
+		ParagraphsAdded: d.ParagraphsAdded, OtherEdits: d.OtherEdits, Truncated: d.Truncated, AgainstVersion: against(d.AgainstVersion)}
+}
+
+func against(version int) *int {
+	if version == 0 {
+		return nil
+	}
+	return &version
 }
 
 type otherCoverageResponse struct {

@@ -66,7 +66,7 @@ func TestClusterOfRepetitiveMembersOpens(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	within(t, ctx, "Differences", func() error {
-		diffs, err := svc.Differences(ctx, v)
+		diffs, err := svc.Differences(ctx, v, service.Corrections{})
 		if err == nil && len(diffs) == 1 && !diffs[to].Truncated {
 			t.Errorf("Differences = %+v, want member %d's, truncated", diffs, to)
 		}
@@ -87,7 +87,7 @@ func TestClusterOfRepetitiveMembersOpens(t *testing.T) {
 	time.AfterFunc(20*time.Millisecond, leave)
 	within(t, grace, "Differences of a client that left", func() error {
 		for left.Err() == nil {
-			if _, err := svc.Differences(left, v); err != nil && !errors.Is(err, context.Canceled) {
+			if _, err := svc.Differences(left, v, service.Corrections{}); err != nil && !errors.Is(err, context.Canceled) {
 				return err
 			}
 		}

@@ -3,7 +3,9 @@ package repo_test
 import (
 	"context"
 	"math/rand/v2"
+	"regexp"
 	"testing"
+	"time"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service"
@@ -110,4 +112,101 @@ func TestCreditAtIngest(t *testing.T) {
 			t.Errorf("batch %v: copy_credits counts %d credited, %d credits_other, %d uncredited (%v); want 2, 1, 1", batch, credited, other, uncredited, err)
 		}
 	}
+}
+
+// TestCreditJudgedAgainOnRelinks: a copy's credit is how it credits the
+// article it links to, so a relink judges it anew. A 北京晚报 story leaves
+// (deleted, or its key sent with another story): sohu's copy, which
+// credited it, heads the copies and credits no one; toutiao's, which
+// credited sohu (another source while it linked to the story), now links
+// to sohu's and credits it. A copy sent again with a credit line added (a
+// correction of the copy) is credited; one of the copies split off by an
+// editor links to none and has no credit.
+func TestCreditJudgedAgainOnRelinks(t *testing.T) {
+	st := newStore(t, 4)
+	ctx := context.Background()
+	sources := []service.SourceInfo{
+		{Source: "bjwb", Owner: "bjd", Names: []string{"北京晚报"}},
+		{Source: "sohu", Owner: "sohu", Names: []string{"搜狐"}},
+	}
+	if err := st.ReplaceSources(ctx, sources); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.New(st, algorithm(t), service.DefaultOptions, service.WithSources(sources))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 7))
+	// Stories whose text names no source itself, as a credit line would.
+	var stories []corpus.Article
+	for _, st := range nv.Originals(rng, 40, 1500, 2500) {
+		if !regexp.MustCompile(`来源|稿源|出处|转载|转自|来自|据|电`).MatchString(st.Body) && len(stories) < 4 {
+			stories = append(stories, st)
+		}
+	}
+	if len(stories) < 4 {
+		t.Fatalf("%d stories that name no source, want 4", len(stories))
+	}
+	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	ingest := func(source, key, title, body string, at time.Time) int64 {
+		t.Helper()
+		in := keyed(source, key, corpus.Article{Title: title, Body: body})
+		in.PublishedAt = at
+		v, err := svc.Ingest(ctx, in, svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.ID
+	}
+	wantCredit := func(what string, id, linksTo int64, want service.Credit) {
+		t.Helper()
+		a := mustFind(t, svc, id)
+		if a.DuplicateOf != linksTo || a.Credit != want {
+			t.Errorf("%s: article %d links to %d with credit %q, want %d and %q", what, id, a.DuplicateOf, a.Credit, linksTo, want)
+		}
+	}
+
+	for _, departure := range []string{"deleted", "another story"} {
+		st := stories[0]
+		if departure != "deleted" {
+			st = stories[1]
+		}
+		key := "bj-" + departure
+		orig := ingest("bjwb", key, st.Title, "本报记者 李立\n"+st.Body, t0)
+		sohu := ingest("sohu", key, st.Title, st.Body+"\n来源：北京晚报", t0.Add(time.Hour))
+		toutiao := ingest("toutiao", key, st.Title, st.Body+"\n来源：搜狐", t0.Add(2*time.Hour))
+		wantCredit(departure+", before", sohu, orig, service.CreditCredited)
+		wantCredit(departure+", before", toutiao, orig, service.CreditCreditsOther)
+		if departure == "deleted" {
+			if err := svc.DeleteArticle(ctx, orig); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			other := stories[3]
+			ingest("bjwb", key, other.Title, other.Body, t0)
+		}
+		wantCredit(departure+", after", sohu, 0, "")
+		wantCredit(departure+", after", toutiao, sohu, service.CreditCredited)
+	}
+
+	// A copy corrected by its source with a credit line added.
+	st2 := stories[2]
+	orig := ingest("bjwb", "bj-2", st2.Title+"（二）", "本报记者 李立\n"+st2.Body+"\n本报讯。", t0.Add(24*time.Hour))
+	qq := ingest("qq", "q-2", st2.Title+"（二）", st2.Body+"\n本报讯。", t0.Add(25*time.Hour))
+	wantCredit("copy before its correction", qq, orig, service.CreditUncredited)
+	if id := ingest("qq", "q-2", st2.Title+"（二）", st2.Body+"\n本报讯。\n来源：北京晚报", t0.Add(25*time.Hour)); id != qq {
+		t.Fatalf("the copy's correction is article %d, want %d", id, qq)
+	}
+	wantCredit("copy after its correction", qq, orig, service.CreditCredited)
+
+	// Split off by an editor: it links to none, and credits none.
+	view, err := svc.Cluster(ctx, orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Split(ctx, view.ID, qq, service.DecisionInput{Editor: "王芳"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCredit("copy split off", qq, 0, "")
 }

@@ -125,3 +125,119 @@ func TestCopiesCarryingACorrectedFact(t *testing.T) {
 		t.Errorf("carriers %v, want the %d copies of the old text alone", c.Carriers, len(copies))
 	}
 }
+
+// TestCopiesDiffedAgainstTheVersionTheyCopied: an original copied eight
+// times is corrected twice (the score 1比4 to 1比5, then the crowd 3万 to
+// 4万), and copied between and after. Each copy is matched with the
+// version it copied: the eight with the first, the one made between with
+// the second, the one made after with the current content; each is
+// measured against that version, so that the superseded facts it carries
+// are not counted as its own edits (an exact copy is the same as what it
+// copied), and the diff of the original into it is of that version, with
+// the corrections it still carries side by side.
+func TestCopiesDiffedAgainstTheVersionTheyCopied(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 6))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	v1 := corpus.Article{Title: story.Title, Body: "昨晚国足以1比4负于对手，主教练赛后表示将总结经验。\n现场观众约3万人，创下本赛季新高。\n" + story.Body}
+	v2 := corpus.Article{Title: story.Title, Body: strings.Replace(v1.Body, "1比4", "1比5", 1)}
+	v3 := corpus.Article{Title: story.Title, Body: strings.Replace(v2.Body, "约3万人", "约4万人", 1)}
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	ingest := func(source string, a corpus.Article, at time.Time) int64 {
+		t.Helper()
+		in := keyed(source, "k", a)
+		in.PublishedAt = at
+		v, err := svc.Ingest(ctx, in, svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.ID
+	}
+	orig := ingest("cctv", v1, t0)
+	// Seven exact copies of the first version, and one that edits a word
+	// of its own and adds a credit line.
+	edited := corpus.Article{Title: v1.Title, Body: strings.Replace(v1.Body, "主教练赛后", "主帅赛后", 1) + "\n来源：央视新闻"}
+	var firsts []int64
+	for i := range 8 {
+		a := v1
+		if i == 7 {
+			a = edited
+		}
+		firsts = append(firsts, ingest(fmt.Sprintf("portal-%d", i), a, t0.Add(time.Duration(i+1)*time.Minute)))
+	}
+	if id := ingest("cctv", v2, t0); id != orig {
+		t.Fatalf("the first correction is article %d, want %d", id, orig)
+	}
+	between := ingest("portal-between", v2, t0.Add(30*time.Minute))
+	if id := ingest("cctv", v3, t0); id != orig {
+		t.Fatalf("the second correction is article %d, want %d", id, orig)
+	}
+	after := ingest("portal-after", v3, t0.Add(time.Hour))
+
+	view, err := svc.Cluster(ctx, orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.Original.ID != orig || view.Size != 11 {
+		t.Fatalf("cluster %d: original %d, %d members; want %d and 11", orig, view.Original.ID, view.Size, orig)
+	}
+	c, err := svc.Corrections(ctx, view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Passages) != 1 || !strings.Contains(c.Passages[0].Superseded, "约3万人") || !strings.Contains(c.Passages[0].Corrected, "约4万人") {
+		t.Errorf("the latest correction's passages = %+v, want the crowd before and after", c.Passages)
+	}
+	wantVersion := map[int64]int{between: 2, after: 0}
+	for _, id := range firsts {
+		wantVersion[id] = 1
+	}
+	for id, want := range wantVersion {
+		cv, ok := c.Copied[id]
+		if ok != (want != 0) || cv.Version != want || c.Carriers[id] != (want != 0) {
+			t.Errorf("copy %d: copied version %d (matched %v, carrier %v), want %d", id, cv.Version, ok, c.Carriers[id], want)
+		}
+	}
+	if cv := c.Copied[firsts[0]]; len(cv.Passages) != 2 || !strings.Contains(cv.Passages[0].Superseded, "1比4") || !strings.Contains(cv.Passages[0].Corrected, "1比5") ||
+		!strings.Contains(cv.Passages[1].Superseded, "约3万人") || !strings.Contains(cv.Passages[1].Corrected, "约4万人") {
+		t.Errorf("a copy of the first version carries %+v, want both corrections side by side, earliest first", cv.Passages)
+	}
+	if cv := c.Copied[between]; len(cv.Passages) != 1 || !strings.Contains(cv.Passages[0].Superseded, "约3万人") {
+		t.Errorf("the copy of the second version carries %+v, want the crowd alone", cv.Passages)
+	}
+
+	diffs, err := svc.Differences(ctx, view, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := append(append([]int64{}, firsts[:7]...), between, after)
+	for _, id := range exact {
+		d, ok := diffs[id]
+		if !ok || !d.Same || d.OtherEdits != 0 || d.AgainstVersion != wantVersion[id] {
+			t.Errorf("exact copy %d of version %d: difference %+v, want the same as what it copied, against it", id, wantVersion[id], d)
+		}
+	}
+	own := service.Differ(v1.Title, v1.Body, edited.Title, edited.Body)
+	if d := diffs[firsts[7]]; d.Same || d.OtherEdits != own.OtherEdits || d.BylineAdded != own.BylineAdded || d.AgainstVersion != 1 {
+		t.Errorf("the edited copy's difference = %+v, want its own edits alone (%+v), against version 1", d, own)
+	}
+
+	md, err := svc.DiffMembers(ctx, orig, orig, firsts[7])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md.Against == nil || md.Against.Version != 1 || len(md.Against.Passages) != 2 || md.Difference.AgainstVersion != 1 {
+		t.Fatalf("DiffMembers against %+v (difference %+v), want version 1 with both corrections", md.Against, md.Difference)
+	}
+	for _, r := range md.Body {
+		if r.Kind != service.DiffEqual && (strings.Contains(r.Text, "比") || strings.Contains(r.Text, "万")) {
+			t.Errorf("the diff of the original into the copy shows %q as the copy's change", r.Text)
+		}
+	}
+	if md, err := svc.DiffMembers(ctx, orig, orig, after); err != nil || md.Against != nil || !md.Difference.Same {
+		t.Errorf("DiffMembers into the copy of the current content: against %+v, %+v, %v; want none, the same", md.Against, md.Difference, err)
+	}
+}

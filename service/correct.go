@@ -76,6 +76,11 @@ func (s *Service) correct(ctx context.Context, tx Tx, locks *clusterLocks, x Art
 	if err := s.keepDependants(ctx, tx, locks, memberOf(next, fp), x.ClusterID); err != nil {
 		return Verdict{}, false, err
 	}
+	// Its own credit, judged again: the new text may add or drop a credit
+	// line, or link elsewhere.
+	if err := s.recredit(ctx, tx, []Link{l}); err != nil {
+		return Verdict{}, false, err
+	}
 	v = verdictOf(next, d.matches)
 	v.Created, v.Candidates = true, candidates
 	return v, true, nil

@@ -28,7 +28,8 @@ import (
 //  3. judge the few left without a match against the stored articles,
 //     together (judgeStored);
 //  4. write the links that changed and move the subtrees to the clusters
-//     their links lead to (RelinkMany: two statements).
+//     their links lead to (RelinkMany: two statements), and judge again
+//     the credit of those that lead to another article (recredit: two).
 
 // readGroup reads the dependants of article x as a group, nil when it has
 // none.
@@ -127,7 +128,7 @@ func (s *Service) leave(ctx context.Context, tx Tx, locks *clusterLocks, x Artic
 	if err := s.judgeRest(ctx, tx, locks, p, rest, x.ID); err != nil {
 		return err
 	}
-	return tx.RelinkMany(ctx, p.changed())
+	return s.relinkAll(ctx, tx, p)
 }
 
 // keepDependants measures the dependants of article next, whose corrected
@@ -169,7 +170,23 @@ func (s *Service) keepDependants(ctx context.Context, tx Tx, locks *clusterLocks
 	if err := s.judgeRest(ctx, tx, locks, p, rest, 0); err != nil {
 		return err
 	}
-	return tx.RelinkMany(ctx, p.changed())
+	return s.relinkAll(ctx, tx, p)
+}
+
+// relinkAll writes the links of p that changed and judges again the
+// credit of those that lead to another article than before (recredit).
+func (s *Service) relinkAll(ctx context.Context, tx Tx, p *relinks) error {
+	ls := p.changed()
+	if err := tx.RelinkMany(ctx, ls); err != nil {
+		return err
+	}
+	var retargeted []Link
+	for _, l := range ls {
+		if p.g.members[p.index[l.ID]].DuplicateOf != l.DuplicateOf {
+			retargeted = append(retargeted, l)
+		}
+	}
+	return s.recredit(ctx, tx, retargeted)
 }
 
 // judgeRest judges the members rest of p's group in bulk (judgeStored) and
@@ -261,7 +278,10 @@ func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Arti
 	if err != nil {
 		return err
 	}
-	return tx.Relink(ctx, l)
+	if err := tx.Relink(ctx, l); err != nil || l.DuplicateOf == d.DuplicateOf {
+		return err
+	}
+	return s.recredit(ctx, tx, []Link{l})
 }
 
 // rejudge is relink's judgement: the link stored article d gets, its match

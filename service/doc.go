@@ -54,7 +54,8 @@
 // New content under a stored key corrects the article in place (correct.go)
 // or leaves, its dependants judged again (dependants.go,
 // dependants_judge.go), measured in memory where they can be
-// (rules_links.go); its earlier contents are kept as versions
+// (rules_links.go), the credit of each copy that links elsewhere judged
+// anew (recredit.go); its earlier contents are kept as versions
 // (versions.go). Stored articles move to a new fingerprint version in
 // upgrade.go.
 //

@@ -16,6 +16,10 @@ type MemberDiff struct {
 	From, To    Article
 	Title, Body []DiffRun
 	Difference  Difference // Difference.Truncated: Body spells the texts' starts only
+	// Against is the earlier version of From that To copied, which the
+	// diff is of, when To still carries what From corrected since; nil
+	// when the diff is of From's current content.
+	Against *CopiedVersion
 }
 
 // MaxDifferences is the most members of a cluster whose difference from
@@ -42,7 +46,18 @@ func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (M
 	}
 	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from], ContentType: arts[0].ContentType})
 	toText := readable(Text{Title: arts[1].Title, Body: bodies[to], ContentType: arts[1].ContentType})
-	title, err := DiffWithin(ctx, arts[0].Title, arts[1].Title)
+	versions, err := s.store.ArticleVersions(ctx, from, maxVersionsMatched)
+	if err != nil {
+		return MemberDiff{}, err
+	}
+	d := MemberDiff{From: arts[0], To: arts[1]}
+	fromTitle := arts[0].Title
+	if len(versions) > 0 {
+		if cv, ok := newHistory(versions, fromText).copied(toText); ok {
+			d.Against, fromText, fromTitle = &cv, cv.text, cv.Title
+		}
+	}
+	title, err := DiffWithin(ctx, fromTitle, arts[1].Title)
 	if err != nil {
 		return MemberDiff{}, err
 	}
@@ -50,8 +65,11 @@ func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (M
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	d := MemberDiff{From: arts[0], To: arts[1], Title: title.Runs, Body: body.Runs}
-	d.Difference = summarize(headlineChanged(arts[0].Title, arts[1].Title), body)
+	d.Title, d.Body = title.Runs, body.Runs
+	d.Difference = summarize(headlineChanged(fromTitle, arts[1].Title), body)
+	if d.Against != nil {
+		d.Difference.AgainstVersion = d.Against.Version
+	}
 	return d, nil
 }
 
@@ -64,8 +82,9 @@ const differencesBudget = time.Second
 // Differences says how each member the view lists differs from the
 // cluster's original: the first MaxDifferences of them, the original
 // excepted, as many as differencesBudget allows (the others are not in the
-// map). It returns ctx's error once ctx is done.
-func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Difference, error) {
+// map); a member that copied an earlier version (corr.Copied) differs from
+// that one. It returns ctx's error once ctx is done.
+func (s *Service) Differences(ctx context.Context, v ClusterView, corr Corrections) (map[int64]Difference, error) {
 	orig, ok := v.Member(v.Original.ID)
 	if !ok {
 		a, err := s.store.Article(ctx, v.Original.ID)
@@ -99,14 +118,20 @@ func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Dif
 	out := make(map[int64]Difference, len(members))
 	for _, m := range members {
 		to := readable(Text{Body: bodies[m.ID], ContentType: m.ContentType})
-		d, err := DiffWithin(diffCtx, from, to)
+		fromText, fromTitle, version := from, orig.Title, 0
+		if cv, ok := corr.Copied[m.ID]; ok {
+			fromText, fromTitle, version = cv.text, cv.Title, cv.Version
+		}
+		d, err := DiffWithin(diffCtx, fromText, to)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if err != nil { // the budget is spent: the members diffed so far
 			break
 		}
-		out[m.ID] = summarize(headlineChanged(orig.Title, m.Title), d)
+		sum := summarize(headlineChanged(fromTitle, m.Title), d)
+		sum.AgainstVersion = version
+		out[m.ID] = sum
 	}
 	return out, nil
 }

@@ -172,6 +172,9 @@ func (s *Service) splitTx(ctx context.Context, tx Tx, clusterID, articleID int64
 	default:
 		err = tx.Relink(ctx, Link{ID: a.ID, Status: StatusUnique})
 	}
+	if err == nil && !a.IsCanonical() { // it links to none now: no credit
+		err = s.recredit(ctx, tx, []Link{{ID: a.ID, Status: StatusUnique}})
+	}
 	if err != nil {
 		return SplitResult{}, err
 	}

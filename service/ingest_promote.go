@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -75,33 +74,4 @@ func partialLink(h Article, fp fingerprint.Fingerprint, best Match, m Article) L
 	l := Link{ID: m.ID, Status: StatusPartialDuplicate, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}
 	place(&l, m.Shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
 	return l
-}
-
-// recredit classifies again the credit of each relinked article against
-// the article it now links to.
-func (s *Service) recredit(ctx context.Context, tx Tx, ls []Link) error {
-	if len(ls) == 0 {
-		return nil
-	}
-	ids := make([]int64, 0, 2*len(ls))
-	for _, l := range ls {
-		ids = append(ids, l.ID, l.DuplicateOf)
-	}
-	slices.Sort(ids)
-	texts, err := tx.CreditTexts(ctx, slices.Compact(ids))
-	if err != nil {
-		return err
-	}
-	cs := make([]ArticleCredit, 0, len(ls))
-	for _, l := range ls {
-		c, okc := texts[l.ID]
-		o, oko := texts[l.DuplicateOf]
-		if !okc || !oko {
-			continue
-		}
-		cs = append(cs, ArticleCredit{ID: l.ID, Credit: ClassifyCredit(
-			CreditSide{Names: creditNames(s.sources, o.Source), Title: o.Title, Body: o.Plain},
-			CreditSide{Names: creditNames(s.sources, c.Source), Title: c.Title, Body: c.Plain})})
-	}
-	return tx.SetCredits(ctx, cs)
 }

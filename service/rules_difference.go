@@ -35,6 +35,10 @@ type Difference struct {
 	// MaxDiffRunes characters past the start they share (TextDiff's): the
 	// rest is not counted above.
 	Truncated bool
+	// AgainstVersion is the original's earlier version the copy was
+	// measured against, the one it copied (Corrections); 0 for the
+	// original's current content.
+	AgainstVersion int
 }
 
 // Limits of Difference's categories, in characters.

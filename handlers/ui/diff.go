@@ -19,6 +19,9 @@ type diffView struct {
 	Body       []diffPiece
 	Difference string // in the editors' language
 	Same       bool
+	// Against is the earlier version of From that To copied and the diff
+	// is of, with what was corrected since that To still carries.
+	Against *service.CopiedVersion
 }
 
 // diffPiece is a run of a diff: Kind is "eq", "ins" or "del". A long run
@@ -68,14 +71,11 @@ func newDiffView(l *locale, d service.MemberDiff) (*diffView, error) {
 		return nil, err
 	}
 	return &diffView{From: d.From, To: d.To, Title: diffPieces(d.Title, false), Body: diffPieces(d.Body, true),
-		Difference: summary, Same: d.Difference.Same}, nil
+		Difference: summary, Same: d.Difference.Same, Against: d.Against}, nil
 }
 
 // difference says in a line how a copy differs from its original.
 func (l *locale) difference(d service.Difference) (string, error) {
-	if d.Same {
-		return l.t("diff.same")
-	}
 	var parts []string
 	add := func(id string, args ...any) error {
 		s, err := l.t(id, args...)
@@ -83,7 +83,13 @@ func (l *locale) difference(d service.Difference) (string, error) {
 		return err
 	}
 	var err error
-	if d.BylineAdded {
+	if d.AgainstVersion > 0 { // measured against the version it copied, before a correction
+		err = add("diff.against", "Version", d.AgainstVersion)
+	}
+	if d.Same && err == nil {
+		err = add("diff.same")
+	}
+	if d.BylineAdded && err == nil {
 		err = add("diff.byline")
 	}
 	if d.BylineRemoved && err == nil {

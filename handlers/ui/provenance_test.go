@@ -3,6 +3,7 @@ package ui_test
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +46,20 @@ func TestCreditAndCorrection(t *testing.T) {
 		if r := row(t, p.body, id); !strings.Contains(r, `class="superseded"`) {
 			t.Errorf("copy %d of the text before the correction is not marked as carrying it:\n%s", id, r)
 		}
+		if r := row(t, p.body, id); !strings.Contains(r, "against the original&#39;s version 1") {
+			t.Errorf("copy %d's difference does not say it is measured against the version it copied:\n%s", id, r)
+		}
+	}
+	// The diff of the original into a copy of its first version is of that
+	// version, with the correction the copy still carries side by side.
+	d := b.get(fmt.Sprintf("/ui/clusters/%d?with=%d", original.ID, stripped.ID))
+	wantStatus(t, "cluster diff", d, http.StatusOK)
+	diff := section(d.body, "diff")
+	against := regexp.MustCompile(`(?s)<div class="corrections against">.*?</div>`).FindString(diff)
+	if !strings.Contains(against, "version 1") || !strings.Contains(against, "<ins>") || !strings.Contains(against, "（数据已更新）") {
+		t.Errorf("the diff into the copy of the first version does not say so, with the correction it carries:\n%s", diff)
+	}
+	if strings.Contains(diff, "</span>（数据已更新）</del>") {
+		t.Errorf("the diff shows the correction as the copy's own deletion:\n%s", diff)
 	}
 }

@@ -538,11 +538,12 @@ func (p *page) differences(c echo.Context, v *clusterView) error {
 	ctx := c.Request().Context()
 	l := p.localeOf(c)
 	view := v.Cluster
-	diffs, err := p.svc.Differences(ctx, view)
-	if err != nil {
+	var err error
+	if v.Corrections, err = p.svc.Corrections(ctx, view); err != nil {
 		return err
 	}
-	if v.Corrections, err = p.svc.Corrections(ctx, view); err != nil {
+	diffs, err := p.svc.Differences(ctx, view, v.Corrections)
+	if err != nil {
 		return err
 	}
 	v.Summaries = make(map[int64]string, len(view.Members))
