@@ -23,81 +23,14 @@ func TestLinksByPublication(t *testing.T) {
 	rng := rand.New(rand.NewPCG(47, 2))
 	story := nv.Originals(rng, 1, 1500, 2500)[0]
 	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
-	type item struct {
-		source string
-		a      corpus.Article
-		at     time.Time
-	}
-	items := []item{{"cctv", story, t0}}
+	items := []lineageItem{{"cctv", story, t0}}
 	for i, a := range []corpus.Article{story, story, nv.Apply(rng, story, corpus.Light), nv.Apply(rng, story, corpus.Light),
 		nv.Apply(rng, story, corpus.HeadlineChanged), {Title: story.Title, Body: "【搜狐新闻】" + story.Body + "\n（责任编辑：王芳）"}} {
-		items = append(items, item{fmt.Sprintf("portal-%d", i), a, t0.Add(time.Duration(i+1) * 10 * time.Minute)})
+		items = append(items, lineageItem{fmt.Sprintf("portal-%d", i), a, t0.Add(time.Duration(i+1) * 10 * time.Minute)})
 	}
-
 	run := func(t *testing.T, order []int, batch bool) []string {
 		t.Helper()
-		st := newStore(t, 4)
-		svc := newService(t, st)
-		ctx := context.Background()
-		in := func(i int) service.ArticleInput {
-			a := keyed(items[i].source, "k", items[i].a)
-			a.PublishedAt = items[i].at
-			return a
-		}
-		if batch {
-			var b []service.BatchItem
-			for _, i := range order {
-				b = append(b, service.BatchItem{Article: in(i), Options: svc.Defaults()})
-			}
-			rs, err := svc.IngestBatch(ctx, b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range rs {
-				if r.Err != nil {
-					t.Fatal(r.Err)
-				}
-			}
-		} else {
-			for _, i := range order {
-				if _, err := svc.Ingest(ctx, in(i), svc.Defaults()); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		rows, err := st.Pool().Query(ctx, `
-			SELECT a.source, a.status, coalesce(o.source, '-'), coalesce(a.distance, -1), coalesce(round(a.overlap::numeric, 4), -1),
-			       (SELECT h.source FROM articles h WHERE h.id = a.cluster_id)
-			FROM articles a LEFT JOIN articles o ON o.id = a.duplicate_of ORDER BY a.source`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for rows.Next() {
-			var src, status, of, head string
-			var dist int
-			var overlap float64
-			if err := rows.Scan(&src, &status, &of, &dist, &overlap, &head); err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, fmt.Sprintf("%s %s of %s (%d bits, %.4f) in %s's cluster", src, status, of, dist, overlap, head))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		var dp []string
-		prows, err := st.Pool().Query(ctx, `SELECT article_source || ' copied ' || original_source || ' ' || (published_after >= interval '0')::text FROM duplicate_pairs ORDER BY 1`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for prows.Next() {
-			var s string
-			if err := prows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			dp = append(dp, s)
-		}
-		return append(got, dp...)
+		return storeLineage(t, items, order, batch)
 	}
 
 	inOrder := []int{0, 1, 2, 3, 4, 5, 6}
@@ -168,6 +101,133 @@ func TestPromotedHeadCorrectedAndRejudged(t *testing.T) {
 	for _, c := range copies {
 		if a := mustFind(t, svc, c.ID); a.DuplicateOf != orig.ID || a.ClusterID != orig.ID {
 			t.Errorf("copy %d links to %d in cluster %d, want the original %d", c.ID, a.DuplicateOf, a.ClusterID, orig.ID)
+		}
+	}
+}
+
+// lineageItem is an article of a lineage test, its source and publication.
+type lineageItem struct {
+	source string
+	a      corpus.Article
+	at     time.Time
+}
+
+// storeLineage stores items in order, one at a time or as one batch, on a
+// fresh database and returns each article's stored link and cluster head,
+// by source, then the rows of duplicate_pairs.
+func storeLineage(t *testing.T, items []lineageItem, order []int, batch bool) []string {
+	t.Helper()
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	in := func(i int) service.ArticleInput {
+		a := keyed(items[i].source, "k", items[i].a)
+		a.PublishedAt = items[i].at
+		return a
+	}
+	if batch {
+		var b []service.BatchItem
+		for _, i := range order {
+			b = append(b, service.BatchItem{Article: in(i), Options: svc.Defaults()})
+		}
+		rs, err := svc.IngestBatch(ctx, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+		}
+	} else {
+		for _, i := range order {
+			if _, err := svc.Ingest(ctx, in(i), svc.Defaults()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rows, err := st.Pool().Query(ctx, `
+		SELECT a.source, a.status, coalesce(o.source, '-'), coalesce(a.distance, -1), coalesce(round(a.overlap::numeric, 4), -1),
+		       (SELECT h.source FROM articles h WHERE h.id = a.cluster_id)
+		FROM articles a LEFT JOIN articles o ON o.id = a.duplicate_of ORDER BY a.source`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var src, status, of, head string
+		var dist int
+		var overlap float64
+		if err := rows.Scan(&src, &status, &of, &dist, &overlap, &head); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s of %s (%d bits, %.4f) in %s's cluster", src, status, of, dist, overlap, head))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var dp []string
+	prows, err := st.Pool().Query(ctx, `SELECT article_source || ' copied ' || original_source || ' ' || (published_after >= interval '0')::text FROM duplicate_pairs ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for prows.Next() {
+		var s string
+		if err := prows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		dp = append(dp, s)
+	}
+	return append(got, dp...)
+}
+
+// TestPartialCopiesBeforeTheirOriginal: partial copies of a story — an
+// excerpt, the story with a fifth of its sentences dropped — and a repost
+// arrive before the story they copy, published earlier. Once it arrives it
+// heads them all, each linked as in publication order, whatever arrived
+// first, one at a time and in batches; duplicate_pairs says the same rows.
+func TestPartialCopiesBeforeTheirOriginal(t *testing.T) {
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 4))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	sentences := strings.SplitAfter(story.Body, "。")
+	if len(sentences) < 20 {
+		t.Fatalf("the fixture: a story of %d sentences, want 20 or more", len(sentences))
+	}
+	var dropped []string
+	for i, s := range sentences {
+		if i%5 != 2 {
+			dropped = append(dropped, s)
+		}
+	}
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	items := []lineageItem{
+		{"cctv", story, t0},
+		{"portal-repost", nv.Apply(rng, story, corpus.Light), t0.Add(10 * time.Minute)},
+		{"portal-excerpt", corpus.Article{Title: "节选：" + story.Title, Body: strings.Join(sentences[len(sentences)/4:len(sentences)/4+len(sentences)*2/5], "")}, t0.Add(20 * time.Minute)},
+		{"portal-dropped", corpus.Article{Title: story.Title, Body: strings.Join(dropped, "")}, t0.Add(30 * time.Minute)},
+	}
+	inOrder := []int{0, 1, 2, 3}
+	want := storeLineage(t, items, inOrder, false)
+	for _, line := range want[:len(items)] {
+		if !strings.HasSuffix(line, "in cctv's cluster") {
+			t.Fatalf("in publication order: %s, want the original's cluster\n%s", line, strings.Join(want, "\n"))
+		}
+	}
+	if !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, "portal-excerpt partial_duplicate of cctv ") }) {
+		t.Fatalf("in publication order the excerpt does not copy the original:\n%s", strings.Join(want, "\n"))
+	}
+	orders := [][]int{{2, 0, 1, 3}, {3, 0, 1, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}}
+	for range 2 {
+		o := slices.Clone(inOrder)
+		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+		orders = append(orders, o)
+	}
+	for _, o := range orders {
+		for _, batch := range []bool{false, true} {
+			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
+				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
 		}
 	}
 }

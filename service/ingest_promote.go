@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -18,25 +19,35 @@ const maxPromoteRelinks = 1000
 // head of a cluster of its own, and relinks to it every member of the
 // match's cluster it is a near or exact duplicate of, published after it:
 // the copies now link to the earliest published article that holds their
-// text, as they would had it arrived first (rules_lineage.go).
+// text, as they would had it arrived first (rules_lineage.go). Then the
+// partial copies of it published after it that the sentence index found
+// (headsCopies), when they copy it as much as what they link to
+// (relinkCopies).
 func (s *Service) saveAsHead(ctx context.Context, tx Tx, in *ArticleInput, fp fingerprint.Fingerprint, d decision, opts Options) (Article, error) {
 	a := newArticle(in, fp, Link{Status: StatusUnique})
 	if err := tx.Insert(ctx, &a, in.Body); err != nil {
 		return Article{}, err
 	}
-	members, err := tx.ClusterMembers(ctx, d.best.clusterID, maxPromoteRelinks)
+	published := effectivePublished(a.PublishedAt, s.now())
+	var ls []Link
+	if d.best != nil {
+		members, err := tx.ClusterMembers(ctx, d.best.clusterID, maxPromoteRelinks)
+		if err != nil {
+			return Article{}, err
+		}
+		for _, m := range members {
+			if l, ok := promotedLink(a, fp, published, m, opts); ok {
+				ls = append(ls, l)
+			} else if m.ID == d.best.ID && d.best.partial {
+				ls = append(ls, partialLink(a, fp, *d.best, m))
+			}
+		}
+	}
+	copies, err := s.relinkCopies(ctx, tx, a, fp, headsCopies(published, d), ls, opts)
 	if err != nil {
 		return Article{}, err
 	}
-	published := effectivePublished(a.PublishedAt, s.now())
-	var ls []Link
-	for _, m := range members {
-		if l, ok := promotedLink(a, fp, published, m, opts); ok {
-			ls = append(ls, l)
-		} else if m.ID == d.best.ID && d.best.partial {
-			ls = append(ls, partialLink(a, fp, *d.best, m))
-		}
-	}
+	ls = append(ls, copies...)
 	if err := tx.RelinkMany(ctx, ls); err != nil {
 		return Article{}, err
 	}
@@ -75,3 +86,63 @@ func partialLink(h Article, fp fingerprint.Fingerprint, best Match, m Article) L
 	place(&l, m.Shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
 	return l
 }
+
+// relinkCopies are the links to new head h of its partial copies cs,
+// published after it, that the sentence index found (maxProspects at most),
+// other than those already relinked (done): a copy heading its own cluster
+// links to h, placed by the drift rule against it; a partial duplicate of
+// an article published after h moves to h when h covers it as much (the
+// larger coverage either way), as decidePartial would have chosen had h
+// arrived first. A read of each partial copy's link and one of what they
+// link to.
+func (s *Service) relinkCopies(ctx context.Context, tx Tx, h Article, fp fingerprint.Fingerprint, cs []laterCopy, done []Link, opts Options) ([]Link, error) {
+	published := effectivePublished(h.PublishedAt, h.IngestedAt)
+	current := make(map[int64]Article)
+	var targets []int64
+	for _, c := range cs {
+		if c.status != StatusPartialDuplicate || relinked(done, c.ID) {
+			continue
+		}
+		a, err := tx.Article(ctx, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		current[c.ID] = a
+		targets = append(targets, a.DuplicateOf)
+	}
+	slices.Sort(targets)
+	ofs, err := tx.Candidates(ctx, slices.Compact(targets))
+	if err != nil {
+		return nil, err
+	}
+	var ls []Link
+	for _, c := range cs {
+		if relinked(done, c.ID) {
+			continue
+		}
+		if c.status == StatusPartialDuplicate {
+			cur := current[c.ID]
+			i := slices.IndexFunc(ofs, func(o Candidate) bool { return o.ID == cur.DuplicateOf })
+			if i < 0 || !published.Before(effectivePublished(ofs[i].PublishedAt, ofs[i].IngestedAt)) ||
+				coverageRank(c.Coverage)+1e-4 < coverageRank(cur.Coverage) {
+				continue
+			}
+		}
+		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: c.Similarity}
+		if !nearEnough(c.Similarity, opts) { // a partial copy stored as one that is near h (the article index's measure) links as near
+			l.Status, l.Coverage = StatusPartialDuplicate, c.Coverage
+			place(&l, c.shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
+		}
+		ls = append(ls, l)
+	}
+	return ls, nil
+}
+
+// relinked reports whether ls relinks article id.
+func relinked(ls []Link, id int64) bool {
+	return slices.ContainsFunc(ls, func(l Link) bool { return l.ID == id })
+}
+
+// coverageRank is what decidePartial ranks a partial match by first: the
+// larger coverage either way.
+func coverageRank(c Coverage) float64 { return max(c.This, c.That) }

@@ -31,7 +31,8 @@ func (s *Service) judgeFrom(ctx context.Context, r JudgeReader, fp fingerprint.F
 	sc scope, opts Options, reads judgeReads) (decision, int, error) {
 	j := judgeCandidates(fp, reads.apart.drop(reads.exact), reads.apart.drop(reads.near), opts)
 	if !j.wantsSentences() {
-		return j.decision(), len(reads.near), nil
+		err := s.judgeCopies(ctx, r, j, reads, published, sc)
+		return j.decision(), len(reads.near), err
 	}
 	// A near match needs only its sentences' holder counts, to tell
 	// boilerplate (the check only takes matches away); an article left
@@ -59,8 +60,36 @@ func (s *Service) judgeFrom(ctx context.Context, r JudgeReader, fp fingerprint.F
 		if err := judgePartial(ctx, r, j, found, published, sc, reads.apart); err != nil {
 			return decision{}, 0, err
 		}
+		return j.decision(), len(reads.near), nil
 	}
-	return j.decision(), len(reads.near), nil
+	err = s.judgeCopies(ctx, r, j, reads, published, sc)
+	return j.decision(), len(reads.near), err
+}
+
+// judgeCopies finds, for an article whose near or exact match was
+// published after it (it will head the match, promotes), the partial
+// copies of it stored before it (laterCopy): the partial step's reads,
+// measured from the copies' side. Otherwise it reads nothing: an article
+// that links to an earlier one heads no copies.
+func (s *Service) judgeCopies(ctx context.Context, r JudgeReader, j *judging, reads judgeReads, published time.Time, sc scope) error {
+	d := j.decision()
+	if d.best == nil || d.best.partial || len(j.fp.Sentences) == 0 || !effectivePublished(published, s.now()).Before(d.best.published()) {
+		return nil
+	}
+	found, err := reads.sentences()
+	if err != nil {
+		return err
+	}
+	ids := j.prospects(found, partialScope(j.fp, published, sc.before, j.opts), reads.apart)
+	if len(ids) == 0 {
+		return nil
+	}
+	candidates, err := r.Candidates(ctx, ids)
+	if err != nil {
+		return err
+	}
+	j.withCopies(found, candidates)
+	return nil
 }
 
 // judgePartial is step 3 of j, published at published, within sc and

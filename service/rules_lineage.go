@@ -2,6 +2,8 @@ package service
 
 import (
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Lineage by publication (issue 47): a copy links to the earliest published
@@ -54,6 +56,26 @@ func earliestHolder(matches []Match) *Match {
 	return best
 }
 
+// earliestClosest is, of matches sorted closest first by decide, the
+// earliest published (then the first sorted) of those as close as the
+// first — as many differing bits, as much shared text and words: of a
+// story and its repost, an excerpt holding both whole links to the story,
+// whichever arrived first.
+func earliestClosest(matches []Match) *Match {
+	best := &matches[0]
+	for i := 1; i < len(matches); i++ {
+		m := &matches[i]
+		if m.partial != best.partial || m.Distance != best.Distance || m.exact != best.exact ||
+			m.Overlap != matches[0].Overlap || m.WordRatio != matches[0].WordRatio {
+			break
+		}
+		if m.published().Before(best.published()) {
+			best = m
+		}
+	}
+	return best
+}
+
 // published is the match's publication time as lineage compares it.
 func (m *Match) published() time.Time { return effectivePublished(m.PublishedAt, m.ingestedAt) }
 
@@ -63,6 +85,89 @@ func (m *Match) published() time.Time { return effectivePublished(m.PublishedAt,
 // duplicate, or a partial one that heads its cluster (an excerpt stored
 // alone before its original). An article sent without a publication time
 // (arrived) never does: its time is its arrival, after everything stored.
+//
+// It also heads, when it has no match of its own, the stored partial copies
+// of it published after it (headsCopies).
 func promotes(published time.Time, arrived bool, d decision) bool {
-	return !arrived && d.best != nil && (!d.best.partial || d.best.clusterID == d.best.ID) && published.Before(d.best.published())
+	if arrived {
+		return false
+	}
+	if d.best == nil {
+		return len(headsCopies(published, d)) > 0
+	}
+	return (!d.best.partial || d.best.clusterID == d.best.ID) && published.Before(d.best.published())
+}
+
+// A partial copy stored before its original — an excerpt of a story that
+// arrives first — is found by the original the other way round: its
+// sentences are among the original's matches in the sentence index, and it
+// is measured from its own side, as it would have been had it arrived
+// after: of its sentences and its text, how much the original holds.
+
+// laterCopy is a stored article sharing sentences with the article judged
+// that is its partial copy, measured from the copy's side (Coverage.This:
+// of the copy, found in the article judged), with its stored status and
+// shingles (for the drift rule once relinked).
+type laterCopy struct {
+	Match
+	status   Status
+	shingles fingerprint.ShingleSet
+}
+
+// copyOf reports whether stored candidate c, sharing sentences with fp (sa;
+// sentences and text its coverages seen from fp's side, as decidePartial
+// measures them), is a partial copy of fp by the partial rule applied from
+// c's side: an article found whole or mostly in fp, or holding most of it.
+// Only an article heading its own cluster or a partial duplicate is one to
+// relink: a near or exact copy found the near match it links to by the
+// article index.
+func copyOf(fp fingerprint.Fingerprint, sa *sharedArticle, c Candidate, sentences, text Coverage) (laterCopy, bool) {
+	if c.IngestedAt.IsZero() || (sa.match.Status != StatusPartialDuplicate && !(sa.match.Status == StatusUnique && c.ClusterID == c.ID)) {
+		return laterCopy{}, false
+	}
+	own := Coverage{This: sentences.That, That: sentences.This}
+	ownText := Coverage{This: text.That, That: text.This}
+	thisMin := partialThis
+	if len(sa.pairs) < shortArticle { // a copy of so few shared sentences must be found whole
+		thisMin = 1
+	}
+	if !(own.This >= thisMin || own.That >= partialThat || ownText.This >= max(thisMin, partialText) || ownText.That >= partialText) {
+		return laterCopy{}, false
+	}
+	m := newMatch(fp, c, false)
+	m.partial = true
+	m.Coverage = Coverage{This: max(own.This, ownText.This), That: max(own.That, ownText.That)}
+	return laterCopy{Match: m, status: sa.match.Status, shingles: c.Shingles}, true
+}
+
+// withCopies measures, for a judging decided on a near or exact match, the
+// candidates prospects asked for (found, their matches) from their side:
+// the decision's copies (copyOf).
+func (j *judging) withCopies(found []SentenceMatch, candidates []Candidate) {
+	boilerplate := boilerplateShingles(j.fp, holdersIn(j.fp, found))
+	own := j.fp.Shingles
+	if len(boilerplate) > 0 {
+		own = own.Without(boilerplate)
+	}
+	for _, c := range candidates {
+		sa := j.links[c.ID]
+		if sa == nil {
+			continue
+		}
+		if lc, ok := copyOf(j.fp, sa, c, sa.coverage, textCoverage(own, c, boilerplate)); ok {
+			j.d.copies = append(j.d.copies, lc)
+		}
+	}
+}
+
+// headsCopies are d's partial copies published after published, the
+// effective publication of the article judged: it heads them.
+func headsCopies(published time.Time, d decision) []laterCopy {
+	var out []laterCopy
+	for _, c := range d.copies {
+		if published.Before(c.published()) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

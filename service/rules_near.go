@@ -110,10 +110,10 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	// Exact copies sort first (distance 0, exact before near, then by id),
 	// partial ones last; the best is the earliest published of the near and
 	// exact ones (rules_lineage.go), the first sorted among equals, else
-	// the first partial one.
+	// the earliest published of the closest partial ones.
 	d := decision{status: StatusUnique, matches: matches}
 	if len(matches) > 0 {
-		d.best = cmp.Or(earliestHolder(matches), &matches[0])
+		d.best = cmp.Or(earliestHolder(matches), earliestClosest(matches))
 		switch {
 		case d.best.exact:
 			d.status = StatusExactDuplicate

@@ -96,7 +96,7 @@ func coversEnough(fp fingerprint.Fingerprint, sentences, text Coverage) bool {
 // sharing sentences with it (links), boilerplate the shingles of its
 // boilerplate sentences: of those covering enough, the one covering most
 // (the larger coverage either way), then most of this article, then the
-// earliest.
+// earliest published, then the earliest stored.
 //
 // A partial duplicate links to the article it covers best, like any
 // duplicate, and joins its cluster; its verdict and its row carry both
@@ -109,8 +109,12 @@ func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, c
 		own = own.Without(boilerplate)
 	}
 	matches := make([]Match, 0, len(candidates))
+	var copies []laterCopy
 	for _, c := range candidates {
 		sentences, text := links[c.ID].coverage, textCoverage(own, c, boilerplate)
+		if lc, ok := copyOf(fp, links[c.ID], c, sentences, text); ok {
+			copies = append(copies, lc)
+		}
 		if !coversEnough(fp, sentences, text) {
 			continue
 		}
@@ -119,16 +123,17 @@ func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, c
 		matches = append(matches, m)
 	}
 	if len(matches) == 0 { // none covers enough, or deleted since their sentences were read
-		return decision{status: StatusUnique}
+		return decision{status: StatusUnique, copies: copies}
 	}
 	slices.SortFunc(matches, func(a, b Match) int {
 		return cmp.Or(
 			-cmp.Compare(max(a.Coverage.This, a.Coverage.That), max(b.Coverage.This, b.Coverage.That)),
 			-cmp.Compare(a.Coverage.This, b.Coverage.This),
+			a.published().Compare(b.published()), // the earliest published, whatever arrived first
 			cmp.Compare(a.ID, b.ID),
 		)
 	})
-	d := decision{status: StatusPartialDuplicate, best: &matches[0], matches: matches}
+	d := decision{status: StatusPartialDuplicate, best: &matches[0], matches: matches, copies: copies}
 	if len(d.matches) > opts.Limit {
 		d.matches = d.matches[:opts.Limit]
 	}

@@ -87,4 +87,8 @@ type decision struct {
 	status  Status
 	best    *Match // the match the article links to; nil when unique
 	matches []Match
+	// copies are the stored articles sharing sentences with it that copy
+	// it in part, seen from their side (laterCopy, rules_lineage.go): those
+	// published after it it heads once stored (ingest_promote.go).
+	copies []laterCopy
 }
