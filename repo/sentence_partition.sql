@@ -18,23 +18,29 @@ CREATE TABLE IF NOT EXISTS sentence_part.sentences (
     PRIMARY KEY (article_id, position)
 );
 
--- The primary's sentence_block_keys (migration 00019), the same keys.
-CREATE OR REPLACE FUNCTION sentence_part.block_keys(simhash bigint) RETURNS bigint[]
+-- The primary's sentence_half_keys and sentence_half_probes (migration
+-- 00056), the same keys. block_keys (00019's) and its index are what a
+-- partition prepared before held: dropped once the half keys' index is in.
+CREATE OR REPLACE FUNCTION sentence_part.half_keys(simhash bigint) RETURNS bigint[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT ARRAY[
-        (simhash & 4222189076152335) | -8768361275575966080,
-        (simhash & 67555025218437360) | -4607184610759415552,
-        (simhash & 1080880403494997760) | -2248403425207304062,
-        (simhash & -1152657617789587456) | 513701882881771604,
-        (simhash & 1229782938247303441) | 5522190098149805230,
-        (simhash & 2459565876494606882) | 2149637702155574469,
-        (simhash & 4919131752989213764) | -6696139500912279143,
-        (simhash & -8608480567731124088) | 365390194932019462]
+    SELECT ARRAY[simhash & 4294967295, ((simhash >> 32) & 4294967295) | 4294967296]
+$$;
+
+CREATE OR REPLACE FUNCTION sentence_part.half_probes(simhash bigint) RETURNS bigint[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT ARRAY(
+        SELECT k
+        FROM generate_series(-1, 31) AS b,
+             LATERAL (SELECT CASE WHEN b < 0 THEN 0 ELSE 1::bigint << b END AS f) AS x,
+             LATERAL (VALUES ((simhash & 4294967295) # x.f),
+                             ((((simhash >> 32) & 4294967295) # x.f) | 4294967296)) AS v(k))
 $$;
 
 CREATE INDEX IF NOT EXISTS sentences_text_hash_idx ON sentence_part.sentences (text_hash);
-CREATE INDEX IF NOT EXISTS sentences_block_keys_idx ON sentence_part.sentences
-    USING gin (sentence_part.block_keys(simhash)) WITH (fastupdate = off) WHERE simhash IS NOT NULL;
+CREATE INDEX IF NOT EXISTS sentences_half_keys_idx ON sentence_part.sentences
+    USING gin (sentence_part.half_keys(simhash)) WITH (fastupdate = off) WHERE simhash IS NOT NULL;
+DROP INDEX IF EXISTS sentence_part.sentences_block_keys_idx;
+DROP FUNCTION IF EXISTS sentence_part.block_keys(bigint);
 
 -- write stores sentence rows, one array element each, replacing what
 -- their articles had.
@@ -87,8 +93,7 @@ LANGUAGE sql STABLE AS $$
             SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
             FROM sentence_part.sentences s
             WHERE q.simhash IS NOT NULL AND s.simhash IS NOT NULL
-              AND sentence_part.block_keys(s.simhash) && (sentence_part.block_keys(q.simhash))[1:4]
-              AND sentence_part.block_keys(s.simhash) && (sentence_part.block_keys(q.simhash))[5:8]
+              AND sentence_part.half_keys(s.simhash) && sentence_part.half_probes(q.simhash)
               AND bit_count((s.simhash # q.simhash)::bit(64)) <= distance
               AND s.text_hash <> q.text_hash
               AND s.article_id <> exclude

@@ -281,6 +281,31 @@ $$;
 
 COMMENT ON FUNCTION public.sentence_block_keys(simhash bigint) IS 'The eight block keys of a sentence simhash: elements 1–4 family A, 5–8 family B. Two simhashes within 3 bits share a key of each family.';
 
+CREATE FUNCTION public.sentence_half_keys(simhash bigint) RETURNS bigint[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    -- The low half as it is, the high half tagged by bit 32 so that equal
+    -- keys are equal values of the same half. Not STRICT, so that
+    -- PostgreSQL inlines it.
+    SELECT ARRAY[simhash & 4294967295, ((simhash >> 32) & 4294967295) | 4294967296]
+$$;
+
+COMMENT ON FUNCTION public.sentence_half_keys(simhash bigint) IS 'The two keys of a sentence simhash: its low 32 bits, and its high 32 bits tagged with bit 32 (migration 00056).';
+
+CREATE FUNCTION public.sentence_half_probes(simhash bigint) RETURNS bigint[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    -- Each half's key and its 32 one-bit neighbours: 66 keys.
+    SELECT ARRAY(
+        SELECT k
+        FROM generate_series(-1, 31) AS b,
+             LATERAL (SELECT CASE WHEN b < 0 THEN 0 ELSE 1::bigint << b END AS f) AS x,
+             LATERAL (VALUES ((simhash & 4294967295) # x.f),
+                             ((((simhash >> 32) & 4294967295) # x.f) | 4294967296)) AS v(k))
+$$;
+
+COMMENT ON FUNCTION public.sentence_half_probes(simhash bigint) IS 'The keys a sentence simhash''s lookup probes: each of its two half keys (sentence_half_keys) and their 32 one-bit neighbours. A simhash within 3 bits has one half within 1 bit, so it holds one of them.';
+
 CREATE FUNCTION public.sentence_partitions_changed() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -1237,7 +1262,7 @@ CREATE INDEX sentences_b2_idx ON public.sentences USING btree (b2) WHERE (b2 IS 
 
 CREATE INDEX sentences_b3_idx ON public.sentences USING btree (b3) WHERE (b3 IS NOT NULL);
 
-CREATE INDEX sentences_block_keys_idx ON public.sentences USING gin (public.sentence_block_keys(simhash)) WITH (fastupdate=off) WHERE (simhash IS NOT NULL);
+CREATE INDEX sentences_half_keys_idx ON public.sentences USING gin (public.sentence_half_keys(simhash)) WITH (fastupdate=off) WHERE (simhash IS NOT NULL);
 
 CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash);
 
