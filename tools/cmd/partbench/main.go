@@ -37,8 +37,15 @@ func main() {
 	n := flag.Int("n", 10000, "articles to store")
 	queries := flag.Int("queries", 200, "lookups (the first stored articles)")
 	partsFlag := flag.String("parts", "1,2,4", "partition counts to measure")
+	tiers := flag.String("tiers", "", "grow mode: sentences in all (comma-separated, rising; the real ones, then synthetic) over the one partition count of -parts, measured at each")
 	flag.Parse()
 	ctx := context.Background()
+	run := run
+	if *tiers != "" {
+		run = func(ctx context.Context, server, pidfile string, n, nq int, parts string) error {
+			return grow(ctx, server, pidfile, n, nq, parts, *tiers)
+		}
+	}
 	if err := run(ctx, *server, *pidfile, *n, *queries, *partsFlag); err != nil {
 		log.Fatal(err)
 	}
@@ -52,36 +59,10 @@ type sentence struct {
 }
 
 func run(ctx context.Context, server, pidfile string, n, nq int, partsFlag string) error {
-	dict, err := fingerprint.Load(fingerprint.DefaultDictDir())
+	rows, byArticle, err := readCorpus(ctx, n)
 	if err != nil {
 		return err
 	}
-	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
-	var rows []sentence
-	var byArticle [][]fingerprint.Sentence
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() && len(byArticle) < n {
-		var a struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			return err
-		}
-		fp, err := alg.Fingerprint(ctx, fingerprint.Document{Title: a.Title, Body: a.Text})
-		if err != nil {
-			continue // an article the service would refuse (no words)
-		}
-		id := int64(len(byArticle) + 1)
-		for i, s := range fp.Sentences {
-			r := sentence{article: id, pos: int32(i), start: int32(s.Start), end: int32(s.End), runes: int32(s.Runes), textHash: int64(s.TextHash)}
-			if s.HasSimhash {
-				h := int64(s.Simhash)
-				r.simhash = &h
-			}
-			rows = append(rows, r)
-		}
-		byArticle = append(byArticle, fp.Sentences)
-	}
-	log.Printf("%d articles, %d sentences", len(byArticle), len(rows))
 
 	admin, err := pgx.Connect(ctx, server)
 	if err != nil {
@@ -161,6 +142,44 @@ func run(ctx context.Context, server, pidfile string, n, nq int, partsFlag strin
 		}
 	}
 	return nil
+}
+
+// readCorpus fingerprints the first n articles of the corpus on stdin
+// and returns their sentence rows (article ids from 1) and each article's
+// sentences.
+func readCorpus(ctx context.Context, n int) ([]sentence, [][]fingerprint.Sentence, error) {
+	dict, err := fingerprint.Load(fingerprint.DefaultDictDir())
+	if err != nil {
+		return nil, nil, err
+	}
+	alg := fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams)
+	var rows []sentence
+	var byArticle [][]fingerprint.Sentence
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() && len(byArticle) < n {
+		var a struct{ Title, Text string }
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			return nil, nil, err
+		}
+		fp, err := alg.Fingerprint(ctx, fingerprint.Document{Title: a.Title, Body: a.Text})
+		if err != nil {
+			continue // an article the service would refuse (no words)
+		}
+		id := int64(len(byArticle) + 1)
+		for i, s := range fp.Sentences {
+			r := sentence{article: id, pos: int32(i), start: int32(s.Start), end: int32(s.End), runes: int32(s.Runes), textHash: int64(s.TextHash)}
+			if s.HasSimhash {
+				h := int64(s.Simhash)
+				r.simhash = &h
+			}
+			rows = append(rows, r)
+		}
+		byArticle = append(byArticle, fp.Sentences)
+	}
+	log.Printf("%d articles, %d sentences", len(byArticle), len(rows))
+
+	return rows, byArticle, sc.Err()
 }
 
 // load copies the rows whose article hashes to partition k of p, as
