@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"time"
+	"unicode/utf8"
 )
 
 // The changes between members of a cluster, as the editors' page and the
@@ -22,12 +23,46 @@ type MemberDiff struct {
 // the original Differences reads: each costs a diff of two texts.
 const MaxDifferences = 60
 
+// MaxReadRunes is how much of each body a cluster's page and its API read
+// (BodyHeads): the start a diff may pass as shared, then the MaxDiffRunes
+// it compares. A longer body is read, diffed and shown in its start only,
+// and the diff says it was truncated (issue 44).
+const MaxReadRunes = 2 * MaxDiffRunes
+
+// diffHeads diffs the starts of two bodies read cut at MaxReadRunes, as
+// readers see them, whose whole texts are fromLength and toLength
+// characters long (Member.TextLength): when one was cut, the diff is
+// truncated, its end the texts may share unknown, and the characters
+// never read are counted in FromRest and ToRest.
+func diffHeads(ctx context.Context, from, to string, fromCut, toCut bool, fromLength, toLength int) (TextDiff, error) {
+	if !fromCut && !toCut {
+		return DiffWithin(ctx, from, to)
+	}
+	d, err := diffWithin(ctx, from, to, false)
+	if err != nil {
+		return d, err
+	}
+	unread := func(text string, cut bool, length int) int {
+		if !cut {
+			return 0
+		}
+		return max(length-utf8.RuneCountInString(text), 0)
+	}
+	if !d.Truncated { // the starts read were diffed whole
+		d.Truncated, d.FromRest, d.ToRest = true, 0, 0
+	}
+	d.FromRest += unread(from, fromCut, fromLength)
+	d.ToRest += unread(to, toCut, toLength)
+	d.SharedEnd = 0
+	return d, nil
+}
+
 // DiffMembers diffs two members of the cluster headed by clusterID.
 // KindNotFound when either is not a member of it.
 func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (MemberDiff, error) {
-	var arts [2]Article
+	var arts [2]Member
 	for i, id := range []int64{from, to} {
-		a, err := s.store.Article(ctx, id)
+		a, err := s.store.Member(ctx, id)
 		if errors.Is(err, ErrNotFound) || (err == nil && a.ClusterID != clusterID) {
 			return MemberDiff{}, &Error{Kind: KindNotFound, Message: "article " + itoa(id) + " is not a member of cluster " + itoa(clusterID)}
 		}
@@ -36,21 +71,21 @@ func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (M
 		}
 		arts[i] = a
 	}
-	bodies, err := s.store.Bodies(ctx, []int64{from, to})
+	bodies, err := s.store.BodyHeads(ctx, []int64{from, to}, MaxReadRunes)
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from], ContentType: arts[0].ContentType})
-	toText := readable(Text{Title: arts[1].Title, Body: bodies[to], ContentType: arts[1].ContentType})
+	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from].Body, ContentType: arts[0].ContentType})
+	toText := readable(Text{Title: arts[1].Title, Body: bodies[to].Body, ContentType: arts[1].ContentType})
 	title, err := DiffWithin(ctx, arts[0].Title, arts[1].Title)
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	body, err := DiffWithin(ctx, fromText, toText)
+	body, err := diffHeads(ctx, fromText, toText, bodies[from].Cut, bodies[to].Cut, arts[0].TextLength, arts[1].TextLength)
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	d := MemberDiff{From: arts[0], To: arts[1], Title: title.Runs, Body: body.Runs}
+	d := MemberDiff{From: arts[0].Article, To: arts[1].Article, Title: title.Runs, Body: body.Runs}
 	d.Difference = summarize(headlineChanged(arts[0].Title, arts[1].Title), body)
 	return d, nil
 }
@@ -68,11 +103,10 @@ const differencesBudget = time.Second
 func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Difference, error) {
 	orig, ok := v.Member(v.Original.ID)
 	if !ok {
-		a, err := s.store.Article(ctx, v.Original.ID)
-		if err != nil {
+		var err error
+		if orig, err = s.store.Member(ctx, v.Original.ID); err != nil {
 			return nil, err
 		}
-		orig = Member{Article: a}
 	}
 	ids := []int64{orig.ID}
 	var members []Member
@@ -85,7 +119,7 @@ func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Dif
 	if len(members) == 0 {
 		return map[int64]Difference{}, nil
 	}
-	bodies, err := s.store.Bodies(ctx, ids)
+	bodies, err := s.store.BodyHeads(ctx, ids, MaxReadRunes)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +129,11 @@ func (s *Service) Differences(ctx context.Context, v ClusterView) (map[int64]Dif
 	}
 	diffCtx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	from := readable(Text{Body: bodies[orig.ID], ContentType: orig.ContentType})
+	from := readable(Text{Body: bodies[orig.ID].Body, ContentType: orig.ContentType})
 	out := make(map[int64]Difference, len(members))
 	for _, m := range members {
-		to := readable(Text{Body: bodies[m.ID], ContentType: m.ContentType})
-		d, err := DiffWithin(diffCtx, from, to)
+		to := readable(Text{Body: bodies[m.ID].Body, ContentType: m.ContentType})
+		d, err := diffHeads(diffCtx, from, to, bodies[orig.ID].Cut, bodies[m.ID].Cut, orig.TextLength, m.TextLength)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -52,25 +52,25 @@ func (s *Service) Corrections(ctx context.Context, v ClusterView) (Corrections, 
 			ids = append(ids, m.ID)
 		}
 	}
-	bodies, err := s.store.Bodies(ctx, ids)
+	// The starts a page reads (MaxReadRunes): a passage past them in a
+	// long member is not looked for (issue 44).
+	bodies, err := s.store.BodyHeads(ctx, ids, MaxReadRunes)
 	if err != nil {
 		return c, err
 	}
 	orig, ok := v.Member(v.Original.ID)
 	if !ok {
-		a, err := s.store.Article(ctx, v.Original.ID)
-		if err != nil {
+		if orig, err = s.store.Member(ctx, v.Original.ID); err != nil {
 			return c, err
 		}
-		orig = Member{Article: a}
 	}
-	c.Passages = correctedPassages(readable(prev.Text), readable(Text{Body: bodies[orig.ID], ContentType: orig.ContentType}))
+	c.Passages = correctedPassages(readable(prev.Text), readable(Text{Body: bodies[orig.ID].Body, ContentType: orig.ContentType}))
 	for _, m := range v.Members {
 		body, ok := bodies[m.ID]
 		if m.ID == orig.ID || !ok {
 			continue
 		}
-		text := readable(Text{Body: body, ContentType: m.ContentType})
+		text := readable(Text{Body: body.Body, ContentType: m.ContentType})
 		for _, p := range c.Passages {
 			if strings.Contains(text, p.Superseded) && !strings.Contains(text, p.Corrected) {
 				c.Carriers[m.ID] = true

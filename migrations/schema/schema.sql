@@ -102,6 +102,15 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.articles_text_length() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.text_length := article_text_length(NEW.content_type, NEW.body);
+    RETURN NEW;
+END
+$$;
+
 CREATE FUNCTION public.cluster_listing_after_delete() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -379,6 +388,7 @@ CREATE TABLE public.articles (
     coverage_that real,
     shingles_head integer[],
     credit text,
+    text_length integer,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
@@ -447,6 +457,8 @@ COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the
 COMMENT ON COLUMN public.articles.shingles_head IS 'The first 4,096 of shingles (the smallest, in their unsigned order) when it has more, NULL otherwise: what the keep rule reads of a long article (set by the trigger articles_shingles_head; migration 00025).';
 
 COMMENT ON COLUMN public.articles.credit IS 'How this copy credits the article it links to: credited (a credit line or byline names its source or author), credits_other (credits a third source), uncredited (none, or the original''s byline or credit removed). NULL for an article that links to none, or stored before migration 00035.';
+
+COMMENT ON COLUMN public.articles.text_length IS 'Characters of the text as article_text_length counts them (an HTML body without markup), kept by the trigger articles_text_length; NULL for rows stored before migration 00046: count them on read.';
 
 ALTER TABLE public.articles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.articles_id_seq
@@ -1260,6 +1272,8 @@ CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFEREN
 CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
 
 CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
+
+CREATE TRIGGER articles_text_length BEFORE INSERT OR UPDATE OF body, content_type ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_text_length();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
 
