@@ -293,20 +293,26 @@ func (q queries) ArticleText(ctx context.Context, id int64) ([]fingerprint.Sente
 // ArticleTextHead returns the first runes characters of article id's plain
 // text, whether the text is longer, and the indexed sentences that lie
 // within them: ArticleText bounded, as a cluster's page reads it (see
-// BodyHeads).
+// BodyHeads; plain_head is plain_body's start, migration 00047).
 func (q queries) ArticleTextHead(ctx context.Context, id int64, runes int) ([]fingerprint.Sentence, string, bool, error) {
 	var (
 		plain string
 		bytes int
 	)
-	err := q.db.QueryRow(ctx, `SELECT substr(coalesce(plain_body, body), 1, $2), octet_length(coalesce(plain_body, body))
+	err := q.db.QueryRow(ctx, `
+		SELECT CASE WHEN plain_body IS NULL THEN substr(coalesce(body_head, body), 1, $2)
+		            ELSE substr(coalesce(plain_head, plain_body), 1, $2) END,
+		       octet_length(coalesce(plain_body, body))
 		FROM articles WHERE id = $1`, id, runes).Scan(&plain, &bytes)
 	if err != nil {
 		return nil, "", false, interpretError(err, "read article text")
 	}
+	// The first sentences in order, as many as the start can hold (an
+	// indexed sentence has MinSentenceRunes characters at least), then
+	// those within it: an index scan that stops, however many the text has.
 	rows, err := q.db.Query(ctx, `
 		SELECT start_char, end_char, runes, text_hash, simhash
-		FROM sentences WHERE article_id = $1 AND end_char <= $2 ORDER BY position`, id, runes)
+		FROM sentences WHERE article_id = $1 ORDER BY position LIMIT $2`, id, max(runes/fingerprint.MinSentenceRunes, 1))
 	if err != nil {
 		return nil, "", false, interpretError(err, "read sentences")
 	}
@@ -323,7 +329,11 @@ func (q queries) ArticleTextHead(ctx context.Context, id int64, runes int) ([]fi
 		}
 		return s, err
 	})
-	return sentences, plain, bytes > len(plain), interpretError(err, "read sentences")
+	n := 0
+	for n < len(sentences) && sentences[n].End <= runes {
+		n++
+	}
+	return sentences[:n], plain, bytes > len(plain), interpretError(err, "read sentences")
 }
 
 // Candidates returns the stored articles with these ids.

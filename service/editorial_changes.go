@@ -26,7 +26,9 @@ const MaxDifferences = 60
 // MaxReadRunes is how much of each body a cluster's page and its API read
 // (BodyHeads): the start a diff may pass as shared, then the MaxDiffRunes
 // it compares. A longer body is read, diffed and shown in its start only,
-// and the diff says it was truncated (issue 44).
+// and the diff says it was truncated (issue 44). The store keeps the first
+// 40,000 characters of a longer body apart (migration 00047): no more
+// than that may be asked for.
 const MaxReadRunes = 2 * MaxDiffRunes
 
 // diffHeads diffs the starts of two bodies read cut at MaxReadRunes, as
