@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -37,11 +38,26 @@ type withExtra struct {
 
 func (r withExtra) Scan(dest ...any) error { return r.row.Scan(append(dest, r.extra...)...) }
 
+// memberColumns are an article's columns as a cluster's page reads them,
+// then its text length and whether its shingles were read cut: of a long
+// article's shingles the first 4,096 (shingles_head, migration 00025), and
+// its length as stored (text_length, migration 00046), counted only for a
+// row stored before that — so a 2 MB member costs its page no more than a
+// news article does (issue 44).
+var memberColumns = strings.Replace(articleColumns, " shingles,", " coalesce(shingles_head, shingles),", 1) + `,
+	coalesce(text_length, article_text_length(content_type, body)), shingles_head IS NOT NULL`
+
+func init() {
+	if !strings.Contains(memberColumns, "shingles_head, shingles") {
+		panic("repo: memberColumns does not cut the shingles")
+	}
+}
+
 // Members returns the members of a cluster with their text lengths and the
 // editors' choices on them.
 func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]service.Member, error) {
 	rows, err := q.db.Query(ctx, `
-		SELECT `+articleColumns+`, article_text_length(content_type, body), k.decision_id
+		SELECT `+memberColumns+`, k.decision_id
 		FROM articles
 		LEFT JOIN kept_articles k ON k.article_id = articles.id
 		WHERE cluster_id = $1
@@ -54,7 +70,7 @@ func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]ser
 	members, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (service.Member, error) {
 		var m service.Member
 		var decision *int64
-		a, err := scanArticle(withExtra{row: row, extra: []any{&m.TextLength, &decision}})
+		a, err := scanArticle(withExtra{row: row, extra: []any{&m.TextLength, &m.ShinglesCut, &decision}})
 		m.Article = a
 		if decision != nil {
 			decisionIDs = append(decisionIDs, *decision)
@@ -72,6 +88,16 @@ func (q queries) Members(ctx context.Context, clusterID int64, limit int) ([]ser
 		}
 	}
 	return members, err
+}
+
+// Member returns article id as a cluster's page reads it (memberColumns),
+// without the editors' choice on it; KindNotFound if there is none.
+func (q queries) Member(ctx context.Context, id int64) (service.Member, error) {
+	var m service.Member
+	a, err := scanArticle(withExtra{row: q.db.QueryRow(ctx, `SELECT `+memberColumns+` FROM articles WHERE id = $1`, id),
+		extra: []any{&m.TextLength, &m.ShinglesCut}})
+	m.Article = a
+	return m, interpretError(err, "find member")
 }
 
 // KeepCandidates returns the members of clusters as the keep rule reads
@@ -216,6 +242,30 @@ func (q queries) Bodies(ctx context.Context, ids []int64) (map[int64]string, err
 	var body string
 	_, err = pgx.ForEachRow(rows, []any{&id, &body}, func() error {
 		out[id] = body
+		return nil
+	})
+	return out, interpretError(err, "read bodies")
+}
+
+// BodyHeads returns the first runes characters of the stored bodies of the
+// articles ids, and whether each is longer: of a long body, its start kept
+// apart (body_head, migration 00047, where PostgreSQL would fetch every
+// chunk of the compressed whole to cut it), and its length read from its
+// header (octet_length), so a 2 MB body costs what its start does.
+func (q queries) BodyHeads(ctx context.Context, ids []int64, runes int) (map[int64]service.BodyHead, error) {
+	rows, err := q.db.Query(ctx, `SELECT id, substr(coalesce(body_head, body), 1, $2), octet_length(body)
+		FROM articles WHERE id = ANY ($1)`, ids, runes)
+	if err != nil {
+		return nil, interpretError(err, "read bodies")
+	}
+	out := make(map[int64]service.BodyHead, len(ids))
+	var (
+		id    int64
+		head  string
+		bytes int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &head, &bytes}, func() error {
+		out[id] = service.BodyHead{Body: head, Cut: bytes > len(head)}
 		return nil
 	})
 	return out, interpretError(err, "read bodies")

@@ -320,6 +320,52 @@ func (q queries) ArticleText(ctx context.Context, id int64) ([]fingerprint.Sente
 	return sentences, plain, interpretError(err, "read sentences")
 }
 
+// ArticleTextHead returns the first runes characters of article id's plain
+// text, whether the text is longer, and the indexed sentences that lie
+// within them: ArticleText bounded, as a cluster's page reads it (see
+// BodyHeads; plain_head is plain_body's start, migration 00047).
+func (q queries) ArticleTextHead(ctx context.Context, id int64, runes int) ([]fingerprint.Sentence, string, bool, error) {
+	var (
+		plain string
+		bytes int
+	)
+	err := q.db.QueryRow(ctx, `
+		SELECT CASE WHEN plain_body IS NULL THEN substr(coalesce(body_head, body), 1, $2)
+		            ELSE substr(coalesce(plain_head, plain_body), 1, $2) END,
+		       octet_length(coalesce(plain_body, body))
+		FROM articles WHERE id = $1`, id, runes).Scan(&plain, &bytes)
+	if err != nil {
+		return nil, "", false, interpretError(err, "read article text")
+	}
+	// The first sentences in order, as many as the start can hold (an
+	// indexed sentence has MinSentenceRunes characters at least), then
+	// those within it: an index scan that stops, however many the text has.
+	rows, err := q.db.Query(ctx, `
+		SELECT start_char, end_char, runes, text_hash, simhash
+		FROM sentences WHERE article_id = $1 ORDER BY position LIMIT $2`, id, max(runes/fingerprint.MinSentenceRunes, 1))
+	if err != nil {
+		return nil, "", false, interpretError(err, "read sentences")
+	}
+	sentences, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (fingerprint.Sentence, error) {
+		var (
+			s        fingerprint.Sentence
+			textHash int64
+			simhash  *int64
+		)
+		err := row.Scan(&s.Start, &s.End, &s.Runes, &textHash, &simhash)
+		s.TextHash = uint64(textHash)
+		if simhash != nil {
+			s.Simhash, s.HasSimhash = uint64(*simhash), true
+		}
+		return s, err
+	})
+	n := 0
+	for n < len(sentences) && sentences[n].End <= runes {
+		n++
+	}
+	return sentences[:n], plain, bytes > len(plain), interpretError(err, "read sentences")
+}
+
 // Candidates returns the stored articles with these ids.
 func (q queries) Candidates(ctx context.Context, ids []int64) ([]service.Candidate, error) {
 	rows, err := q.db.Query(ctx, `SELECT `+candidateColumns+` FROM articles WHERE id = ANY($1)`, q.writerArgs(ids)...)

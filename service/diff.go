@@ -61,10 +61,16 @@ func Diff(from, to string) []DiffRun {
 // either, what is left of the texts is shown deleted and inserted whole.
 // It returns ctx's error once ctx is done.
 func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
+	return diffWithin(ctx, from, to, true)
+}
+
+// diffWithin is DiffWithin; without ends, the texts are starts of longer
+// ones (diffHeads) and the end they seem to share is not looked for.
+func diffWithin(ctx context.Context, from, to string, ends bool) (TextDiff, error) {
 	if err := ctx.Err(); err != nil {
 		return TextDiff{}, err
 	}
-	if from == to {
+	if from == to && ends {
 		if from == "" {
 			return TextDiff{}, nil
 		}
@@ -75,6 +81,9 @@ func DiffWithin(ctx context.Context, from, to string) (TextDiff, error) {
 		deadline = d
 	}
 	prefix, suffix := sharedEnds(from, to)
+	if !ends {
+		suffix = 0
+	}
 	midFrom, midTo := from[prefix:len(from)-suffix], to[prefix:len(to)-suffix]
 	var d TextDiff
 	windowFrom, cutFrom := firstRunes(midFrom, MaxDiffRunes)

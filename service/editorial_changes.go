@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"time"
+	"unicode/utf8"
 )
 
 // The changes between members of a cluster, as the editors' page and the
@@ -26,12 +27,48 @@ type MemberDiff struct {
 // the original Differences reads: each costs a diff of two texts.
 const MaxDifferences = 60
 
+// MaxReadRunes is how much of each body a cluster's page and its API read
+// (BodyHeads): the start a diff may pass as shared, then the MaxDiffRunes
+// it compares. A longer body is read, diffed and shown in its start only,
+// and the diff says it was truncated (issue 44). The store keeps the first
+// 40,000 characters of a longer body apart (migration 00047): no more
+// than that may be asked for.
+const MaxReadRunes = 2 * MaxDiffRunes
+
+// diffHeads diffs the starts of two bodies read cut at MaxReadRunes, as
+// readers see them, whose whole texts are fromLength and toLength
+// characters long (Member.TextLength): when one was cut, the diff is
+// truncated, its end the texts may share unknown, and the characters
+// never read are counted in FromRest and ToRest.
+func diffHeads(ctx context.Context, from, to string, fromCut, toCut bool, fromLength, toLength int) (TextDiff, error) {
+	if !fromCut && !toCut {
+		return DiffWithin(ctx, from, to)
+	}
+	d, err := diffWithin(ctx, from, to, false)
+	if err != nil {
+		return d, err
+	}
+	unread := func(text string, cut bool, length int) int {
+		if !cut {
+			return 0
+		}
+		return max(length-utf8.RuneCountInString(text), 0)
+	}
+	if !d.Truncated { // the starts read were diffed whole
+		d.Truncated, d.FromRest, d.ToRest = true, 0, 0
+	}
+	d.FromRest += unread(from, fromCut, fromLength)
+	d.ToRest += unread(to, toCut, toLength)
+	d.SharedEnd = 0
+	return d, nil
+}
+
 // DiffMembers diffs two members of the cluster headed by clusterID.
 // KindNotFound when either is not a member of it.
 func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (MemberDiff, error) {
-	var arts [2]Article
+	var arts [2]Member
 	for i, id := range []int64{from, to} {
-		a, err := s.store.Article(ctx, id)
+		a, err := s.store.Member(ctx, id)
 		if errors.Is(err, ErrNotFound) || (err == nil && a.ClusterID != clusterID) {
 			return MemberDiff{}, &Error{Kind: KindNotFound, Message: "article " + itoa(id) + " is not a member of cluster " + itoa(clusterID)}
 		}
@@ -40,28 +77,28 @@ func (s *Service) DiffMembers(ctx context.Context, clusterID, from, to int64) (M
 		}
 		arts[i] = a
 	}
-	bodies, err := s.store.Bodies(ctx, []int64{from, to})
+	bodies, err := s.store.BodyHeads(ctx, []int64{from, to}, MaxReadRunes)
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from], ContentType: arts[0].ContentType})
-	toText := readable(Text{Title: arts[1].Title, Body: bodies[to], ContentType: arts[1].ContentType})
+	fromText := readable(Text{Title: arts[0].Title, Body: bodies[from].Body, ContentType: arts[0].ContentType})
+	toText := readable(Text{Title: arts[1].Title, Body: bodies[to].Body, ContentType: arts[1].ContentType})
 	versions, err := s.store.ArticleVersions(ctx, from, maxVersionsMatched)
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	d := MemberDiff{From: arts[0], To: arts[1]}
-	fromTitle := arts[0].Title
+	d := MemberDiff{From: arts[0].Article, To: arts[1].Article}
+	fromTitle, fromCut := arts[0].Title, bodies[from].Cut
 	if len(versions) > 0 {
 		if cv, ok := newHistory(versions, fromText).copied(toText); ok {
-			d.Against, fromText, fromTitle = &cv, cv.text, cv.Title
+			d.Against, fromText, fromTitle, fromCut = &cv, cv.text, cv.Title, false
 		}
 	}
 	title, err := DiffWithin(ctx, fromTitle, arts[1].Title)
 	if err != nil {
 		return MemberDiff{}, err
 	}
-	body, err := DiffWithin(ctx, fromText, toText)
+	body, err := diffHeads(ctx, fromText, toText, fromCut, bodies[to].Cut, arts[0].TextLength, arts[1].TextLength)
 	if err != nil {
 		return MemberDiff{}, err
 	}
@@ -87,11 +124,10 @@ const differencesBudget = time.Second
 func (s *Service) Differences(ctx context.Context, v ClusterView, corr Corrections) (map[int64]Difference, error) {
 	orig, ok := v.Member(v.Original.ID)
 	if !ok {
-		a, err := s.store.Article(ctx, v.Original.ID)
-		if err != nil {
+		var err error
+		if orig, err = s.store.Member(ctx, v.Original.ID); err != nil {
 			return nil, err
 		}
-		orig = Member{Article: a}
 	}
 	ids := []int64{orig.ID}
 	var members []Member
@@ -104,7 +140,7 @@ func (s *Service) Differences(ctx context.Context, v ClusterView, corr Correctio
 	if len(members) == 0 {
 		return map[int64]Difference{}, nil
 	}
-	bodies, err := s.store.Bodies(ctx, ids)
+	bodies, err := s.store.BodyHeads(ctx, ids, MaxReadRunes)
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +150,15 @@ func (s *Service) Differences(ctx context.Context, v ClusterView, corr Correctio
 	}
 	diffCtx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	from := readable(Text{Body: bodies[orig.ID], ContentType: orig.ContentType})
+	from := readable(Text{Body: bodies[orig.ID].Body, ContentType: orig.ContentType})
 	out := make(map[int64]Difference, len(members))
 	for _, m := range members {
-		to := readable(Text{Body: bodies[m.ID], ContentType: m.ContentType})
-		fromText, fromTitle, version := from, orig.Title, 0
+		to := readable(Text{Body: bodies[m.ID].Body, ContentType: m.ContentType})
+		fromText, fromTitle, fromCut, version := from, orig.Title, bodies[orig.ID].Cut, 0
 		if cv, ok := corr.Copied[m.ID]; ok {
-			fromText, fromTitle, version = cv.text, cv.Title, cv.Version
+			fromText, fromTitle, fromCut, version = cv.text, cv.Title, false, cv.Version
 		}
-		d, err := DiffWithin(diffCtx, fromText, to)
+		d, err := diffHeads(diffCtx, fromText, to, fromCut, bodies[m.ID].Cut, orig.TextLength, m.TextLength)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

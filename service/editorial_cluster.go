@@ -12,7 +12,9 @@ func (s *Service) Cluster(ctx context.Context, id int64) (ClusterView, error) {
 	if err := s.ensureKeepPolicy(ctx); err != nil {
 		return ClusterView{}, err
 	}
-	if err := s.isHead(ctx, s.store, id); err != nil {
+	// The head as its page reads it: not its whole shingles (issue 44).
+	head, err := s.store.Member(ctx, id)
+	if err := heads(id, head.Article, err); err != nil {
 		return ClusterView{}, err
 	}
 	candidates, err := s.store.KeepCandidates(ctx, []int64{id})
@@ -36,16 +38,14 @@ func (s *Service) Cluster(ctx context.Context, id int64) (ClusterView, error) {
 
 	kept, ok := v.Member(v.Kept.ID)
 	if !ok { // beyond the members listed
-		a, err := s.store.Article(ctx, v.Kept.ID)
-		if err != nil {
+		if kept, err = s.store.Member(ctx, v.Kept.ID); err != nil {
 			return ClusterView{}, err
 		}
-		kept = Member{Article: a}
 	}
 	v.Likeness = make(map[int64]Likeness, len(members))
 	for _, m := range members {
 		if m.ID != kept.ID {
-			v.Likeness[m.ID] = likeness(&m.Article, &kept.Article)
+			v.Likeness[m.ID] = likeness(&m, &kept)
 		}
 	}
 
@@ -62,6 +62,11 @@ func (s *Service) Cluster(ctx context.Context, id int64) (ClusterView, error) {
 // isHead checks that article id exists and heads its cluster.
 func (s *Service) isHead(ctx context.Context, r ArticleReader, id int64) error {
 	a, err := r.Article(ctx, id)
+	return heads(id, a, err)
+}
+
+// heads says whether a, found by id with err, heads its cluster.
+func heads(id int64, a Article, err error) error {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return noCluster(id)

@@ -87,19 +87,19 @@ func (s *Service) Corrections(ctx context.Context, v ClusterView) (Corrections, 
 			ids = append(ids, m.ID)
 		}
 	}
-	bodies, err := s.store.Bodies(ctx, ids)
+	// The starts a page reads (MaxReadRunes): a passage past them in a
+	// long member is not looked for (issue 44).
+	bodies, err := s.store.BodyHeads(ctx, ids, MaxReadRunes)
 	if err != nil {
 		return c, err
 	}
 	orig, ok := v.Member(v.Original.ID)
 	if !ok {
-		a, err := s.store.Article(ctx, v.Original.ID)
-		if err != nil {
+		if orig, err = s.store.Member(ctx, v.Original.ID); err != nil {
 			return c, err
 		}
-		orig = Member{Article: a}
 	}
-	h := newHistory(versions, readable(Text{Body: bodies[orig.ID], ContentType: orig.ContentType}))
+	h := newHistory(versions, readable(Text{Body: bodies[orig.ID].Body, ContentType: orig.ContentType}))
 	c.CorrectedAt = versions[len(versions)-1].SupersededAt
 	c.Passages = h.changes[len(h.changes)-1]
 	for _, m := range v.Members {
@@ -107,7 +107,7 @@ func (s *Service) Corrections(ctx context.Context, v ClusterView) (Corrections, 
 		if m.ID == orig.ID || !ok {
 			continue
 		}
-		if cv, ok := h.copied(readable(Text{Body: body, ContentType: m.ContentType})); ok {
+		if cv, ok := h.copied(readable(Text{Body: body.Body, ContentType: m.ContentType})); ok {
 			c.Carriers[m.ID], c.Copied[m.ID] = true, cv
 		}
 	}

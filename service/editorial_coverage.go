@@ -26,7 +26,7 @@ func (s *Service) OtherCoverage(ctx context.Context, v ClusterView) ([]SharedArt
 		if id == 0 {
 			continue
 		}
-		shared, err := s.SharedSentences(ctx, id, SharedOptions{Limit: MaxOtherCoverage})
+		shared, err := s.pageSharedSentences(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -50,6 +50,31 @@ func (s *Service) OtherCoverage(ctx context.Context, v ClusterView) ([]SharedArt
 		out = out[:MaxOtherCoverage]
 	}
 	return out, nil
+}
+
+// maxPageSentences bounds the sentences of an article a cluster's page
+// looks up for its other coverage, beyond MaxReadRunes: a news article
+// has some thirty; a 2 MB compilation tens of thousands, each a lookup.
+const maxPageSentences = 256
+
+// pageSharedSentences is SharedSentences of article id as a cluster's page
+// asks for it: its shingles cut when long (Member), and of its text the
+// start the page reads (MaxReadRunes) with at most maxPageSentences
+// sentences — never the whole of a long article (issue 44).
+func (s *Service) pageSharedSentences(ctx context.Context, id int64) (SharedSentences, error) {
+	a, err := s.store.Member(ctx, id)
+	if err != nil {
+		return SharedSentences{}, err
+	}
+	fp := a.fingerprint()
+	sentences, plain, _, err := s.store.ArticleTextHead(ctx, id, MaxReadRunes)
+	if err != nil {
+		return SharedSentences{}, err
+	}
+	fp.Sentences, fp.PlainBody = sentences[:min(len(sentences), maxPageSentences)], plain
+	shared, err := s.sharedSentences(ctx, s.store, fp, a.ID, a.PublishedAt, SharedOptions{Limit: MaxOtherCoverage})
+	shared.ArticleID = a.ID
+	return shared, err
 }
 
 // MaxOtherCoverageCounted is where the list of clusters stops counting a

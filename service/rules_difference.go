@@ -95,6 +95,11 @@ func summarize(headlineChanged bool, diff TextDiff) Difference {
 			}
 		case r.Kind == DiffDelete && (atStart || atEnd) && n <= maxBylineRunes && isCreditLine(r.Text):
 			d.BylineRemoved = true
+		case atEnd && !endKnown && first >= 0:
+			// At the edge of a truncated diff: the texts go on past it, so
+			// a change here may be where one window stops before the
+			// other (a byline added makes the copy's window end earlier
+			// in the text); not counted, as the rest is not.
 		case r.Kind == DiffDelete && atEnd && endKnown && first >= 0 && 100*(utf8.RuneCountInString(r.Text)+fromRest) >= minTailPercent*fromRunes:
 			kept := fromRunes - utf8.RuneCountInString(r.Text) - fromRest
 			d.FirstPercent = min(max((100*kept+fromRunes/2)/max(fromRunes, 1), 1), 99)

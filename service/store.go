@@ -109,6 +109,10 @@ type ArticleReader interface {
 	// ArticleText returns the indexed sentences of article id and the plain
 	// text they point into, or KindNotFound.
 	ArticleText(ctx context.Context, id int64) ([]fingerprint.Sentence, string, error)
+	// ArticleTextHead is ArticleText bounded: the first runes characters
+	// of the plain text, whether it is longer, and the sentences within
+	// them, reading no more of the text than that.
+	ArticleTextHead(ctx context.Context, id int64, runes int) ([]fingerprint.Sentence, string, bool, error)
 	// ArticleTexts returns, for each of articles ids that exists, its
 	// indexed sentences and, when plain, the plain text they point into,
 	// as ArticleText does for one, in one statement each.
@@ -238,6 +242,14 @@ type EditorialReader interface {
 	ListClusters(ctx context.Context, q ClusterQuery) ([]ClusterRow, error)
 	// Bodies returns the stored bodies of the articles ids that exist.
 	Bodies(ctx context.Context, ids []int64) (map[int64]string, error)
+	// BodyHeads returns the first runes characters of the stored bodies of
+	// the articles ids that exist, each saying whether it is longer,
+	// reading no more of a body than that (a cluster's page, issue 44).
+	BodyHeads(ctx context.Context, ids []int64, runes int) (map[int64]BodyHead, error)
+	// Member returns article id as Members reads it (its shingles cut
+	// when long, its stored text length), without the editors' choice;
+	// KindNotFound if there is none.
+	Member(ctx context.Context, id int64) (Member, error)
 }
 
 // SecretStore keeps the keys every instance of the service on one database

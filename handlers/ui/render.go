@@ -241,6 +241,9 @@ type clusterView struct {
 	Other []service.SharedArticle
 }
 
+// ReadRunes is how much of a long text the side by side shows.
+func (clusterView) ReadRunes() int { return service.MaxReadRunes }
+
 type splitView struct {
 	layout
 	ClusterID int64

@@ -93,11 +93,32 @@ CREATE FUNCTION public.article_text_length(content_type text, body text) RETURNS
 
 COMMENT ON FUNCTION public.article_text_length(content_type text, body text) IS 'Characters of an article''s text, as the keep rule compares them: for an HTML body, without its tags, comments, script and style.';
 
+CREATE FUNCTION public.articles_heads() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.body_head := CASE WHEN octet_length(NEW.body) > 40000 AND char_length(NEW.body) > 40000
+                          THEN substr(NEW.body, 1, 40000) END;
+    NEW.plain_head := CASE WHEN octet_length(NEW.plain_body) > 40000 AND char_length(NEW.plain_body) > 40000
+                           THEN substr(NEW.plain_body, 1, 40000) END;
+    RETURN NEW;
+END
+$$;
+
 CREATE FUNCTION public.articles_shingles_head() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
     NEW.shingles_head := CASE WHEN cardinality(NEW.shingles) > 4096 THEN NEW.shingles[1:4096] END;
+    RETURN NEW;
+END
+$$;
+
+CREATE FUNCTION public.articles_text_length() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.text_length := article_text_length(NEW.content_type, NEW.body);
     RETURN NEW;
 END
 $$;
@@ -423,6 +444,9 @@ CREATE TABLE public.articles (
     coverage_that real,
     shingles_head integer[],
     credit text,
+    text_length integer,
+    body_head text,
+    plain_head text,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
@@ -443,6 +467,8 @@ ALTER TABLE ONLY public.articles ALTER COLUMN words SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN shingles SET STORAGE EXTERNAL;
 ALTER TABLE ONLY public.articles ALTER COLUMN plain_body SET COMPRESSION lz4;
 ALTER TABLE ONLY public.articles ALTER COLUMN shingles_head SET STORAGE EXTERNAL;
+ALTER TABLE ONLY public.articles ALTER COLUMN body_head SET COMPRESSION lz4;
+ALTER TABLE ONLY public.articles ALTER COLUMN plain_head SET COMPRESSION lz4;
 
 COMMENT ON TABLE public.articles IS 'Every stored article, its 64-bit simhash fingerprint and its place in a cluster of duplicates.';
 
@@ -491,6 +517,12 @@ COMMENT ON COLUMN public.articles.coverage_that IS 'For a partial duplicate: the
 COMMENT ON COLUMN public.articles.shingles_head IS 'The first 4,096 of shingles (the smallest, in their unsigned order) when it has more, NULL otherwise: what the keep rule reads of a long article (set by the trigger articles_shingles_head; migration 00025).';
 
 COMMENT ON COLUMN public.articles.credit IS 'How this copy credits the article it links to: credited (a credit line or byline names its source or author), credits_other (credits a third source), uncredited (none, or the original''s byline or credit removed). NULL for an article that links to none, or stored before migration 00035.';
+
+COMMENT ON COLUMN public.articles.text_length IS 'Characters of the text as article_text_length counts them (an HTML body without markup), kept by the trigger articles_text_length; NULL for rows stored before migration 00046: count them on read.';
+
+COMMENT ON COLUMN public.articles.body_head IS 'The first 40,000 characters of body when it is longer, NULL otherwise: what a cluster''s page reads of a long article (trigger articles_heads; migration 00047).';
+
+COMMENT ON COLUMN public.articles.plain_head IS 'The first 40,000 characters of plain_body when it is longer, NULL otherwise (trigger articles_heads; migration 00047).';
 
 ALTER TABLE public.articles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.articles_id_seq
@@ -1301,9 +1333,13 @@ CREATE TRIGGER articles_copy_event_update AFTER UPDATE OF credit, duplicate_of O
 
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
+CREATE TRIGGER articles_heads BEFORE INSERT OR UPDATE OF body, plain_body ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_heads();
+
 CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
 
 CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
+
+CREATE TRIGGER articles_text_length BEFORE INSERT OR UPDATE OF body, content_type ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_text_length();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
 

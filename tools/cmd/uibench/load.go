@@ -101,6 +101,10 @@ func body(rng *rand.Rand) string {
 	return b.String()
 }
 
+// credits are the credit classes a copy is given, drawn evenly: the
+// copyright desk's report counts each.
+var credits = []service.Credit{service.CreditCredited, service.CreditCreditsOther, service.CreditUncredited}
+
 // row is one article of the fixture.
 type row struct {
 	source, externalID, title, body string
@@ -115,6 +119,7 @@ type link struct {
 	status                     service.Status
 	distance                   int
 	ratio, overlap             float64
+	credit                     service.Credit // how the copy credits what it links to: the copyright desk's report counts it
 }
 
 // day makes the articles of day d, in the order they are ingested, and the
@@ -164,6 +169,7 @@ func day(rng *rand.Rand, vocab *vocabulary, d int, start time.Time, perDay, clus
 			if copyText == text {
 				l.status, l.distance, l.ratio, l.overlap = service.StatusExactDuplicate, 0, 1, 1
 			}
+			l.credit = credits[rng.IntN(len(credits))]
 			links = append(links, l)
 			members = append(members, member{r.source, r.externalID})
 		}
@@ -259,12 +265,12 @@ func linkDay(ctx context.Context, pool *pgxpool.Pool, links []link) error {
 	}
 	defer tx.Rollback(ctx)
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE links (source text, external_id text, to_source text, to_external_id text,
-		head_source text, head_external_id text, status text, distance smallint, word_ratio real, overlap real) ON COMMIT DROP`); err != nil {
+		head_source text, head_external_id text, status text, distance smallint, word_ratio real, overlap real, credit text) ON COMMIT DROP`); err != nil {
 		return err
 	}
 	i := 0
 	_, err = tx.CopyFrom(ctx, pgx.Identifier{"links"},
-		[]string{"source", "external_id", "to_source", "to_external_id", "head_source", "head_external_id", "status", "distance", "word_ratio", "overlap"},
+		[]string{"source", "external_id", "to_source", "to_external_id", "head_source", "head_external_id", "status", "distance", "word_ratio", "overlap", "credit"},
 		pgx.CopyFromFunc(func() ([]any, error) {
 			if i == len(links) {
 				return nil, nil
@@ -272,14 +278,14 @@ func linkDay(ctx context.Context, pool *pgxpool.Pool, links []link) error {
 			l := links[i]
 			i++
 			return []any{l.source, l.externalID, l.toSource, l.toExternalID, l.headSource, l.headExternalID, string(l.status),
-				int16(l.distance), float32(l.ratio), float32(l.overlap)}, nil
+				int16(l.distance), float32(l.ratio), float32(l.overlap), string(l.credit)}, nil
 		}))
 	if err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `
 		UPDATE articles a SET duplicate_of = t.id, cluster_head = h.id, status = l.status,
-		       distance = l.distance, word_ratio = l.word_ratio, overlap = l.overlap
+		       distance = l.distance, word_ratio = l.word_ratio, overlap = l.overlap, credit = l.credit
 		FROM links l
 		JOIN articles t ON (t.source, t.external_id) = (l.to_source, l.to_external_id)
 		JOIN articles h ON (h.source, h.external_id) = (l.head_source, l.head_external_id)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/newsdedup/newsdedup/handlers"
 	"github.com/newsdedup/newsdedup/repo"
@@ -170,8 +172,16 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 type timing struct {
 	name      string
 	durations []time.Duration
-	followed  int // searches that led to a cluster, its page timed too
+	followed  int           // searches that led to a cluster, its page timed too
+	goal      time.Duration // the p50 the kind should hold: pageGoal, or exportGoal for a download
 }
+
+// The goals (issues 44 and 48): a page of results within pageGoal, an
+// export of MaxExportRows rows within exportGoal.
+const (
+	pageGoal   = 200 * time.Millisecond
+	exportGoal = 2 * time.Second
+)
 
 type results struct {
 	articles, clusters int64
@@ -389,6 +399,8 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		}
 		return out
 	}
+	// The desk's report reads a month: more copies than an export holds.
+	period := fmt.Sprintf("source=xinhua&from=%s&to=%s", day(29), day(0))
 	var apiClusters, otherCoverage []string
 	for _, id := range ids {
 		apiClusters = append(apiClusters, fmt.Sprintf("/v1/clusters/%d", id))
@@ -434,6 +446,14 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		{"API GET /v1/overview", []string{"/v1/overview"}},
 		{"API GET /v1/sources?prefix=sina", []string{"/v1/sources?prefix=sina"}},
 	}
+	kinds = append(kinds, []kind{ // the copyright desk (issue 48): who copied xinhua in a month, and the downloads
+		{"who copied us, page (/ui/copies), xinhua, 30 days", []string{"/ui/copies?" + period}},
+		{"API GET /v1/sources/xinhua/copies, 30 days", []string{"/v1/sources/xinhua/copies?" + period}},
+		{"export: who copied us, CSV", []string{"/v1/sources/xinhua/copies?format=csv&" + period}},
+		{"export: who copied us, .xlsx", []string{"/v1/sources/xinhua/copies?format=xlsx&" + period}},
+		{"export: clusters, CSV", []string{"/v1/clusters?format=csv"}},
+		{"export: clusters, .xlsx", []string{"/v1/clusters?format=xlsx"}},
+	}...)
 	if cfg.longHeads > 0 { // the pages of the clusters whose head lengthenHeads made 2 MB long
 		var long []int64
 		rows, err := pool.Query(ctx, `SELECT cluster_id FROM cluster_listing ORDER BY published_at DESC, cluster_id DESC LIMIT $1`,
@@ -471,9 +491,16 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 			if strings.HasPrefix(u, "/ui/clusters/") && !strings.Contains(u, "/split") && !strings.Contains(body, `<section id="side"`) {
 				return nil, fmt.Errorf("%s %s: no side by side on the page", k.name, u)
 			}
+			if rows, ok := exportRows(u, body); ok {
+				k.name += fmt.Sprintf(" (%s rows)", thousands(int64(rows)))
+			}
 		}
-		t := timing{name: k.name}
-		for i := range cfg.requests {
+		t := timing{name: k.name, goal: pageGoal}
+		n := cfg.requests
+		if strings.Contains(k.urls[0], "format=") { // a download: timed fewer times, against its own goal
+			t.goal, n = exportGoal, min(n, exportRequests)
+		}
+		for i := range n {
 			u := k.urls[i%len(k.urls)]
 			start := time.Now()
 			status, _, err := c.get(u)
@@ -489,7 +516,7 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 		res.timings = append(res.timings, t)
 	}
 	// The keep form: a POST, the decision stored, a redirect.
-	t := timing{name: "keep form (POST, then 303)"}
+	t := timing{name: "keep form (POST, then 303)", goal: pageGoal}
 	for i := range cfg.requests {
 		id := ids[i%len(ids)]
 		ms := members[id]
@@ -502,6 +529,29 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 	}
 	res.timings = append(res.timings, t)
 	return res, nil
+}
+
+// exportRequests is how many times a download is timed: each is seconds.
+const exportRequests = 5
+
+// exportRows counts the rows of a download, its header excepted, read
+// back with encoding/csv or excelize, so that the table says how big the
+// export it timed was (at most service.MaxExportRows).
+func exportRows(u, body string) (int, bool) {
+	switch {
+	case strings.Contains(u, "format=csv"):
+		records, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+		return max(len(records)-1, 0), err == nil
+	case strings.Contains(u, "format=xlsx"):
+		f, err := excelize.OpenReader(strings.NewReader(body))
+		if err != nil {
+			return 0, false
+		}
+		defer f.Close()
+		rows, err := f.GetRows(f.GetSheetName(0))
+		return max(len(rows)-1, 0), err == nil
+	}
+	return 0, false
 }
 
 func percentile(ds []time.Duration, p float64) time.Duration {
@@ -521,7 +571,9 @@ func (r *results) markdown(cfg config) string {
 	fmt.Fprintf(&b, "The machine's load average (1 minute) was %s as the timing began and %s as it ended: on a shared machine, figures move with it.\n\n", r.loadBefore, r.loadAfter)
 	b.WriteString("A search that leads straight to a cluster is timed with the cluster's page it leads to (its 303, then the page): " +
 		"the column \"to a cluster\" says how many of a kind's requests did.\n\n")
-	b.WriteString("| page | p50 ms | p95 ms | max ms | to a cluster |\n| --- | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(&b, "Goals: %s ms a page, %s ms a download of %s rows (timed %d times); \"met\" compares the p50.\n\n",
+		ms(pageGoal), ms(exportGoal), thousands(service.MaxExportRows), min(cfg.requests, exportRequests))
+	b.WriteString("| page | p50 ms | p95 ms | max ms | goal met | to a cluster |\n| --- | ---: | ---: | ---: | --- | ---: |\n")
 	worst := time.Duration(0)
 	for _, t := range r.timings {
 		worst = max(worst, slices.Max(t.durations))
@@ -529,9 +581,17 @@ func (r *results) markdown(cfg config) string {
 		if strings.HasPrefix(t.name, "search") {
 			followed = fmt.Sprintf("%d of %d", t.followed, len(t.durations))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", t.name, ms(percentile(t.durations, 0.5)), ms(percentile(t.durations, 0.95)), ms(slices.Max(t.durations)), followed)
+		met := "yes"
+		if percentile(t.durations, 0.5) > t.goal {
+			met = "**no**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", t.name, ms(percentile(t.durations, 0.5)), ms(percentile(t.durations, 0.95)), ms(slices.Max(t.durations)), met, followed)
 	}
-	fmt.Fprintf(&b, "\nThe slowest of all %s requests took %s ms.\n", thousands(int64(len(r.timings)*cfg.requests)), ms(worst))
+	total := 0
+	for _, t := range r.timings {
+		total += len(t.durations)
+	}
+	fmt.Fprintf(&b, "\nThe slowest of all %s requests took %s ms.\n", thousands(int64(total)), ms(worst))
 	return b.String()
 }
 
