@@ -137,8 +137,25 @@ run-ha: build
 # 1,000,000 stored articles alone (about 6 min), merged into docs/benchmarks.*.
 # bench-corrections: corrections and deletions of an article that 0, 100,
 # 1,000 and 10,000 copies link to, alone (about 10 min), merged likewise.
+# bench-ingest: batch ingest of real news (Sina, the first ARTICLES, batches
+# of 100, 2 clients, sentence index on and off, REPS repetitions, a fresh
+# database each run) side by side with the in-memory MinHash LSH peer in
+# the same run, alternated; prints the rates, CPU an article and the ratios
+# to the peer, each statement's time an article (pg_stat_statements, which
+# devdb preloads: `make db-stop` first if the cluster was started before it
+# did) and where this process's CPU time goes by stage (a CPU profile,
+# .data/bench-ingest.pprof). Prints only; docs/ingest-profile.md says how
+# to read it. About 2 minutes a repetition on a quiet machine.
 TIERS ?= 100k,1m
-.PHONY: bench bench-news-check bench-corrections eval
+ARTICLES ?= 8014
+REPS ?= 2
+.PHONY: bench bench-ingest bench-news-check bench-corrections eval
+bench-ingest:
+	@mkdir -p .data
+	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -only news-ingest -news-articles $(ARTICLES) -news-reps $(REPS) \
+		-news-batch-clients 2 -news-single-clients 0 -cpuprofile $(CURDIR)/.data/bench-ingest.pprof -out $(CURDIR)/.data \
+		$(if $(CORPORA),-corpora $(abspath $(CORPORA)))
+
 bench:
 	$(GO) test -run XXX -bench . -benchtime 3s -cpu 1 ./service/fingerprint/
 	@$(with_db) $(TOOLS) $(GO) run ./cmd/dedupbench -tiers $(TIERS) -out ../docs

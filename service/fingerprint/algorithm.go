@@ -129,6 +129,53 @@ func read(doc Document, oneScript bool) (text, error) {
 	return t, nil
 }
 
+// readSegmented is read followed by Dictionary.segment of the plain body,
+// with the body normalised once: the whole body's normal form (its content
+// hash) and the matched body (its shingles) are the pieces' normal forms
+// joined (cutPieces), where read normalises the whole body and segment
+// each piece again. It returns what read and segment return, the same
+// errors first.
+func (d *Dictionary) readSegmented(ctx context.Context, doc Document, allScripts, oneScript bool) (text, []piece, error) {
+	title, body := doc.Title, doc.Body
+	if doc.HTML {
+		title, body = HTMLText(title), HTMLText(body)
+	}
+	t := text{plainBody: body}
+	var ok bool
+	if t.title, ok = normalize(title, MaxNormalizedBytes); !ok {
+		return text{}, nil, &TooLongError{Part: "title"}
+	}
+	pieces, normal, ok := cutPieces(body, oneScript, true)
+	if !ok {
+		return text{}, nil, &TooLongError{Part: "body"}
+	}
+	t.body = normal
+	t.hash = sha256.Sum256([]byte(t.title + "\n" + t.body))
+	t.matched = t.body
+	if oneScript {
+		if u := unsplit(title); u != title {
+			t.title, _ = normalize(u, MaxNormalizedBytes) // no longer than before
+		}
+		t.title = foldScript(t.title)
+		var m strings.Builder
+		m.Grow(len(normal))
+		for _, p := range pieces {
+			if p.normal == "" {
+				continue
+			}
+			if m.Len() > 0 {
+				m.WriteByte(' ')
+			}
+			m.WriteString(p.normal)
+		}
+		t.matched = m.String()
+	}
+	if err := d.tagAll(ctx, pieces, allScripts); err != nil {
+		return text{}, nil, err
+	}
+	return t, pieces, nil
+}
+
 func (t text) contentHash() [sha256.Size]byte { return t.hash }
 
 // weightedWord is a counted word's hash and the weight it is folded with.

@@ -33,11 +33,13 @@ func isCreditLine(line string) bool {
 	line = strings.TrimLeftFunc(line, func(r rune) bool {
 		return unicode.IsSpace(r) || isFormat(r) || strings.ContainsRune("（(【[［〔", r)
 	})
-	if visibleRunes(line) >= creditLineRunes || line == "" {
-		return false
-	}
 	for _, p := range creditPrefixes {
 		if rest, ok := strings.CutPrefix(line, p); ok {
+			// Counted only for a line that starts so: most lines do not,
+			// and a paragraph is long to count.
+			if !fewerVisibleRunes(line, creditLineRunes) {
+				return false
+			}
 			// A separator after the prefix, unless it ends with one: 记者从…
 			// 获悉 opens a story's first sentence.
 			r, _ := utf8.DecodeRuneInString(rest)

@@ -62,7 +62,7 @@ func coreSpan(body string, credits bool) (start, end int) {
 		wholeStart, wholeEnd = lines[lo].start, lines[hi-1].end
 	}
 	first, last := lo, hi
-	short := func(l line) bool { return visibleRunes(body[l.start:l.end]) < edgeLineRunes }
+	short := func(l line) bool { return fewerVisibleRunes(body[l.start:l.end], edgeLineRunes) }
 	for k := 0; k < edgeLines && lo < hi && short(lines[lo]); k++ {
 		lo++
 	}
@@ -77,6 +77,19 @@ func coreSpan(body string, credits bool) (start, end int) {
 		return wholeStart, wholeEnd
 	}
 	return start, end
+}
+
+// fewerVisibleRunes reports whether s has fewer than n visible runes
+// (visibleRunes), counting no further than n.
+func fewerVisibleRunes(s string, n int) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && !isFormat(r) {
+			if n--; n == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // visibleRunes counts the runes of s that are neither white space nor

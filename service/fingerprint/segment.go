@@ -57,24 +57,66 @@ type taggedWord struct {
 // (words.go), which carry content; with oneScript, each piece is matched in
 // one script (scriptfold.go), its offsets still those of the plain text.
 func (d *Dictionary) segment(ctx context.Context, plain string, allScripts, oneScript bool) ([]piece, error) {
-	var pieces []piece
+	pieces, _, _ := cutPieces(plain, oneScript, false)
+	return pieces, d.tagAll(ctx, pieces, allScripts)
+}
+
+// cutPieces cuts plain text into pieces and normalises each, once. With
+// whole, it also returns the whole text normalised as normalize(plain,
+// MaxNormalizedBytes) would — the pieces' normal forms before unsplit and
+// the fold, joined by single spaces (a piece ends with a delimiter, a
+// separator either way) — or ok false, as soon as that would be longer
+// than MaxNormalizedBytes. read then need not normalise the body again
+// (readSegmented; TestReadSegmentedAgreesWithRead holds the two ways to
+// each other).
+func cutPieces(plain string, oneScript, whole bool) (pieces []piece, body string, ok bool) {
+	var b strings.Builder
 	runes, lastByte := 0, 0
 	for start, end := range sentenceSpans(plain, oneScript) {
 		startRune := runes + utf8.RuneCountInString(plain[lastByte:start])
 		endRune := startRune + utf8.RuneCountInString(plain[start:end])
 		runes, lastByte = endRune, end
 		p := piece{start: start, end: end, startRune: startRune, endRune: endRune}
-		if oneScript {
-			p.normal = foldScript(Normalize(unsplit(plain[start:end])))
-			p.credit = isCreditLine(plain[start:end])
-		} else {
-			p.normal = Normalize(plain[start:end])
+		text := plain[start:end]
+		var n0 string // the piece normalised as the whole body is for its content hash
+		if whole {
+			if n0, ok = normalize(text, MaxNormalizedBytes-b.Len()); !ok {
+				return nil, "", false
+			}
+			if n0 != "" {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(n0)
+			}
+		}
+		switch {
+		case oneScript:
+			if u := unsplit(text); u != text || !whole {
+				p.normal = foldScript(Normalize(u))
+			} else {
+				p.normal = foldScript(n0)
+			}
+			p.credit = isCreditLine(text)
+		case whole:
+			p.normal = n0
+		default:
+			p.normal = Normalize(text)
 		}
 		pieces = append(pieces, p)
 	}
+	if b.Len() > MaxNormalizedBytes {
+		return nil, "", false
+	}
+	return pieces, b.String(), true
+}
+
+// tagAll finds the words of every piece, in chunks of about
+// segmentChunkBytes, ctx checked between chunks.
+func (d *Dictionary) tagAll(ctx context.Context, pieces []piece, allScripts bool) error {
 	for from := 0; from < len(pieces); {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		to, size := from, 0
 		for to < len(pieces) && (to == from || size+len(pieces[to].normal) < segmentChunkBytes) {
@@ -84,7 +126,7 @@ func (d *Dictionary) segment(ctx context.Context, plain string, allScripts, oneS
 		d.tag(pieces[from:to], allScripts)
 		from = to
 	}
-	return pieces, nil
+	return nil
 }
 
 // tag finds the words of pieces with one call of cppjieba.

@@ -93,11 +93,7 @@ func (w *Weighted) Version() Version {
 // Fingerprint returns the fingerprint of doc, or ErrNoWords, ErrTooLong or
 // ctx's error.
 func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, error) {
-	text, err := read(doc, w.params.OneScript)
-	if err != nil {
-		return Fingerprint{}, err
-	}
-	pieces, err := w.dict.segment(ctx, text.plainBody, w.params.AllScripts, w.params.OneScript)
+	text, pieces, err := w.dict.readSegmented(ctx, doc, w.params.AllScripts, w.params.OneScript)
 	if err != nil {
 		return Fingerprint{}, err
 	}

@@ -49,6 +49,7 @@ type config struct {
 	newsBatchClients  []int
 	newsSingleClients int
 	cpuProfile        string // a CPU profile of the whole run goes there
+	batchSent         int    // set by the real-news section: the articles its batch runs sent, for the per-stage table
 	only              string // onlyNewsIngest, onlySentenceLookup or onlyNewsCheck: run that section alone
 
 	// The sentence-lookup section (sentence_lookup.go).

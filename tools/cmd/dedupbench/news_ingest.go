@@ -95,6 +95,11 @@ func benchNewsIngest(ctx context.Context, cfg *config, dict *fingerprint.Diction
 	}
 	for i := range modes {
 		modes[i].summarizeRuns()
+		if modes[i].Kind == newsBatch {
+			for _, run := range modes[i].Runs {
+				cfg.batchSent += run.Sent
+			}
+		}
 	}
 	res.Modes = modes
 	res.Load = append(res.Load, loadAverage("real news: end"))
@@ -179,10 +184,19 @@ func (nr *newsIngestRun) ingest(ctx context.Context, m *NewsMode) (NewsRun, erro
 		_ = srv.stop()
 		return NewsRun{}, err
 	}
+	tracked, err := resetStatements(ctx, dbURL)
+	if err != nil {
+		_ = srv.stop()
+		_, _ = sampler.stop()
+		return NewsRun{}, err
+	}
 	cpuStart := nr.cpu.Read()
 	run, err := postNews(ctx, srv.URL, path, requests, m.Clients)
 	cpu := runCPU(cpuStart, nr.cpu.Read())
 	run.CPU = &cpu
+	if err == nil && tracked {
+		run.Statements, err = readStatements(ctx, dbURL)
+	}
 	sessions, serr := sampler.stop()
 	run.Sessions = &sessions
 	if err == nil {

@@ -176,6 +176,28 @@ func TestNewsIngestCorpus(t *testing.T) {
 	if md := b.String(); strings.Contains(md, "MISSING") || !strings.Contains(md, "first 20 articles of the Sina corpus") {
 		t.Errorf("the section:\n%s", md)
 	}
+
+	// Each statement: every batch run's, when the server preloads
+	// pg_stat_statements (devdb's does), the articles' write among them.
+	preloaded, err := resetStatements(context.Background(), cfg.serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, m := range res.modesOf(newsBatch) {
+		for _, run := range m.Runs {
+			writes := false
+			for _, s := range run.Statements {
+				writes = writes || strings.Contains(strings.ToLower(s.Query), `"articles"`) || strings.Contains(s.Query, "INSERT INTO articles")
+			}
+			if preloaded != writes {
+				t.Errorf("sentence index %s: preloaded %v, but the run's statements write articles: %v (%d statements)", onOff(m.Sentences), preloaded, writes, len(run.Statements))
+			}
+		}
+	}
+	if preloaded != strings.Contains(md, "| calls an article |") || preloaded == strings.Contains(md, "Not measured: the server does not preload") {
+		t.Errorf("preloaded %v; the section:\n%s", preloaded, md)
+	}
 }
 
 func TestOnlyFlag(t *testing.T) {

@@ -40,6 +40,7 @@ func writeNewsIngest(b *strings.Builder, r *NewsIngestResult, goals bool) {
 	w("The in-process service (see [Through the service](#through-the-service); repo pool %d connections), a fresh migrated database for each run, batches of %d, each client sending its next batch when its last is answered. *Ratio* is the run's rate over the fingerprint-only rate with the same sentence work in the same repetition. *Stored* counts the database's rows after each run; every run sends every article once.\n\n", r.PoolSize, r.BatchSize)
 	writeNewsTable(b, r, newsBatch)
 	writeNewsPeer(b, r)
+	writeNewsStatements(b, r)
 
 	w("### Single articles through POST /v1/articles\n\n")
 	w("The same articles, one request each, from %d clients, each posting its next article when its last is answered, into a fresh database for each run. The service stores concurrent single ingests together, a group to a transaction (`service/combine.go`); the figure is what a CMS that posts one article at a time gets.\n\n", r.singleClients())

@@ -96,6 +96,9 @@ type NewsRun struct {
 	// Sessions is what the run's database sessions were doing, sampled
 	// (sessions.go); nil for fingerprint-only and for runs measured before.
 	Sessions *SessionSamples `json:"db_sessions,omitempty"`
+	// Statements are the run's heaviest statements (news_statements.go);
+	// nil when the server does not preload pg_stat_statements.
+	Statements []StatementStat `json:"statements,omitempty"`
 }
 
 // RunBytes is how much a run's database grew, as ingest left it (no VACUUM

@@ -27,6 +27,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	cfg.progress = stdout
+	stopProfile := func() {}
 	if cfg.cpuProfile != "" {
 		f, err := os.Create(cfg.cpuProfile)
 		if err != nil {
@@ -35,7 +36,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}
-		defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
+		stopProfile = sync.OnceFunc(func() { pprof.StopCPUProfile(); _ = f.Close() })
+		defer stopProfile()
 	}
 	if cfg.rerender != "" {
 		return rerender(cfg.rerender, cfg.out)
@@ -43,7 +45,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	switch cfg.only {
 	case onlyNewsIngest:
 		cfg.progress = os.Stderr // stdout is the section's Markdown
-		return runNewsOnly(ctx, &cfg, stdout)
+		if err := runNewsOnly(ctx, &cfg, stdout); err != nil {
+			return err
+		}
+		if cfg.cpuProfile == "" {
+			return nil
+		}
+		stopProfile()
+		return writeStages(stdout, cfg.cpuProfile, cfg.batchSent)
 	case onlySentenceLookup:
 		cfg.progress = os.Stderr
 		return runSentenceOnly(ctx, &cfg, stdout)
