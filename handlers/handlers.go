@@ -175,6 +175,7 @@ func (a *api) routes(e *echo.Echo) {
 	get("/v1/clusters", a.listClusters)
 	get("/v1/clusters/:id", a.findCluster)
 	get("/v1/clusters/:id/other-coverage", a.otherCoverage)
+	get("/v1/clusters/:id/timeline", a.timeline)
 	e.PUT("/v1/clusters/:id/kept", a.setKept)
 	e.POST("/v1/clusters/:id/split", a.split)
 	get("/v1/search", a.search)

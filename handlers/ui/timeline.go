@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -81,7 +82,7 @@ func (p *page) timeline(c echo.Context) error {
 		v.Total += k.Members
 	}
 	v.First, v.Last = tl.Counts[0].Hour, tl.Counts[len(tl.Counts)-1].Hour.Add(time.Hour)
-	return p.render(c, 200, "timeline", v)
+	return p.render(c, http.StatusOK, "timeline", v)
 }
 
 // timelineChart lays out the counts (by hour, then source) as bars.

@@ -179,9 +179,8 @@ func TestCopiesDownloadsInABrowser(t *testing.T) {
 // page, draws a bar for each hour its members came in (their heights in
 // the proportions of the counts) and names its sources in the legend; the
 // decisions log across clusters lists a keep made through the API; and
-// neither page, nor the deliveries' or the grouped search's, is wider than
-// the window at 1,400 pixels or at a phone's 390. (The copies page is left
-// out: at 390 pixels its table is 441 wide, a fault of its own.)
+// neither page, nor the deliveries', the copies' or a search's, is wider
+// than the window at 1,400 pixels or at a phone's 390.
 func TestTimelineAndLogsInABrowser(t *testing.T) {
 	findChromium(t)
 	f := newFixture(t)
@@ -229,7 +228,7 @@ func TestTimelineAndLogsInABrowser(t *testing.T) {
 	}
 
 	pages := []string{fmt.Sprintf("/ui/clusters/%d/timeline", f.head.ID), "/ui/decisions", "/ui/deliveries",
-		"/ui/search?q=" + url.QueryEscape("洪水")}
+		"/ui/copies?source=xinhua&from=2026-06-18&to=2026-06-18", "/ui/search?q=" + url.QueryEscape("洪水")}
 	for _, size := range [][2]int64{{1400, 1000}, {390, 844}} {
 		b.do("resize", chromedp.EmulateViewport(size[0], size[1]))
 		for _, p := range pages {
