@@ -91,9 +91,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		if dbURL, err = dbtest.CreateDatabase(ctx, cfg.serverURL, name, dbtest.DatabaseOptions{}); err != nil {
 			return err
 		}
-		if err := dbtest.MigrateUp(ctx, dbURL); err != nil {
-			return err
-		}
+	}
+	if err := dbtest.MigrateUp(ctx, dbURL); err != nil { // a kept database: the migrations since
+		return err
 	}
 	if !cfg.keep && cfg.reuse == "" {
 		defer func() {
