@@ -121,6 +121,15 @@ type decisionRequest struct {
 	Note      string `json:"note"`
 }
 
+// splitRequest is the body of POST /v1/clusters/{id}/split: scope
+// "subtree" (the default) moves the member with the articles whose links
+// lead to it, "alone" the member only, its copies relinked to the rest by
+// the rule (service.SplitAlone), as the editors' split form offers.
+type splitRequest struct {
+	decisionRequest `json:",inline"`
+	Scope           string `json:"scope"`
+}
+
 func (r *decisionRequest) input() service.DecisionInput {
 	return service.DecisionInput{Editor: r.Editor, Note: r.Note}
 }
@@ -157,14 +166,22 @@ func (a *api) split(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req decisionRequest
+	var req splitRequest
 	if err := decodeBody(c, a.maxBody, &req); err != nil {
 		return err
 	}
 	if req.ArticleID == nil {
 		return service.Invalid("article_id", "is required: the article to split out")
 	}
-	res, err := a.svc.Split(c.Request().Context(), id, *req.ArticleID, req.input())
+	split := a.svc.Split
+	switch req.Scope {
+	case "", "subtree":
+	case "alone":
+		split = a.svc.SplitAlone
+	default:
+		return service.Invalid("scope", "must be subtree or alone, not %q", req.Scope)
+	}
+	res, err := split(c.Request().Context(), id, *req.ArticleID, req.input())
 	if err != nil {
 		return err
 	}

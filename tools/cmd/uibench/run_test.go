@@ -33,7 +33,7 @@ func TestTinyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(b)
-	for _, want := range []string{"| list, first page (50 clusters) |", "| cluster: diff with the original, side by side, differences, other coverage |", "| API GET /v1/clusters/{id}/other-coverage |", "| keep form (POST, then 303) |", "| search, URL |", "| search, CMS key (source and id) |", "| search, two words |", "| API GET /v1/overview |", "6,000 articles stored", "\nafter\n"} {
+	for _, want := range []string{"| list, first page (50 clusters) |", "| cluster: diff with the original, side by side, differences, other coverage |", "| API GET /v1/clusters/{id}/other-coverage |", "| keep form (POST, then 303) |", "| search, URL |", "| search, CMS key (source and id) |", "| search, two words |", "| API GET /v1/overview |", "| who copied us, page (/ui/copies), xinhua, 7 days |", "| export: clusters, CSV (", "| export: who copied us, 30 days, .xlsx (", "6,000 articles stored", "\nafter\n"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the section lacks %q:\n%s", want, s)
 		}
