@@ -11,4 +11,10 @@
 // verifies bit_count(simhash # query) in the same statement. A sentence's
 // eight block values are instead the keys of one GIN index over its
 // simhash (sentences.go).
+//
+// The sentence index can live in partition databases reached through
+// PL/Proxy (sentence_partitions.go): a check's search without the ones
+// that are down (sentence_partitions_missing.go), moving and splitting them
+// while serving (sentence_partitions_move.go), and the repair of rows a
+// rolled-back correction left (sentence_partitions_repair.go).
 package repo

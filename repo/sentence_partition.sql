@@ -128,9 +128,31 @@ $$;
 -- they are written, so a BRIN index finds the recent ones for little space.
 CREATE INDEX IF NOT EXISTS sentences_written_at_idx ON sentence_part.sentences USING brin (written_at);
 
+-- forgotten marks the articles a correction left with no sentence
+-- (forget_replaced): written_between lists them with no row, so that the
+-- repair finds one whose correction rolled back. Kept a day.
+CREATE TABLE IF NOT EXISTS sentence_part.forgotten (
+    article_id bigint NOT NULL,
+    forgotten_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS forgotten_at_idx ON sentence_part.forgotten (forgotten_at);
+
+CREATE OR REPLACE FUNCTION sentence_part.forget_replaced(article_ids bigint[]) RETURNS SETOF integer
+LANGUAGE sql AS $$
+    DELETE FROM sentence_part.forgotten WHERE forgotten_at < now() - interval '1 day';
+    INSERT INTO sentence_part.forgotten (article_id) SELECT unnest(article_ids);
+    WITH gone AS (DELETE FROM sentence_part.sentences WHERE article_id = ANY (article_ids) RETURNING 1)
+    SELECT count(*)::integer FROM gone
+$$;
+
+-- written_between: the rows, and (pos and text_hash null) the articles
+-- left with none.
 CREATE OR REPLACE FUNCTION sentence_part.written_between(after interval, settled interval,
     OUT article_id bigint, OUT pos integer, OUT text_hash bigint) RETURNS SETOF record
 LANGUAGE sql STABLE AS $$
     SELECT s.article_id, s.position, s.text_hash FROM sentence_part.sentences s
     WHERE s.written_at >= now() - after AND s.written_at < now() - settled
+    UNION ALL
+    SELECT f.article_id, NULL, NULL FROM sentence_part.forgotten f
+    WHERE f.forgotten_at >= now() - after AND f.forgotten_at < now() - settled
 $$;

@@ -158,7 +158,7 @@ func writeSentenceParts(ctx context.Context, db querier, rows [][]any, forget []
 	b := &pgx.Batch{}
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, partitionWritesLock)
 	if len(forget) > 0 {
-		b.Queue(`SELECT count(*) FROM sentence_proxy.forget($1::int8[])`, forget)
+		b.Queue(`SELECT count(*) FROM sentence_proxy.forget_replaced($1::int8[])`, forget)
 	}
 	if len(rows) > 0 {
 		cols := make([][]any, len(sentenceColumns))

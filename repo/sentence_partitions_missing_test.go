@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -148,4 +149,51 @@ func TestSentencePartitionStoppedIncompleteCheck(t *testing.T) {
 	if _, err := st.ArticleByKey(ctx, "test", "down"); !isKind(err, service.KindNotFound) {
 		t.Errorf("the ingest with a partition stopped stored its article (%v)", err)
 	}
+}
+
+// TestSentencePartitionSlowIncompleteCheck holds partition 1's table
+// locked so that its searches wait: a check of a text holding several
+// stored ones, with a 4 s deadline, that allows an incomplete answer is
+// answered in time without it, naming it missing.
+func TestSentencePartitionSlowIncompleteCheck(t *testing.T) {
+	ctx := context.Background()
+	st, urls := partitionedStore(t, 2)
+	svc := newService(t, st)
+	arts := novel(t).Overlapping(rand.New(rand.NewPCG(49, 12)), 6, 400, 800)
+	for i, a := range arts {
+		if _, err := svc.Ingest(ctx, input("slow-"+strconv.Itoa(i), a), svc.Defaults()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lock, err := pgx.Connect(ctx, urls[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close(ctx)
+	tx, err := lock.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE sentence_part.sentences IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	opts := svc.Defaults()
+	opts.AllowIncomplete = true
+	cctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+	defer cancel()
+	began := time.Now()
+	// Not a copy of one stored article: its sentences must be searched.
+	probe := arts[0]
+	for _, a := range arts[1:] {
+		probe.Body += a.Body
+	}
+	v, err := svc.Check(cctx, input("check", probe), opts)
+	if err != nil {
+		t.Fatalf("check allowing an incomplete answer, partition 1 slow: %v after %s", err, time.Since(began))
+	}
+	if !slices.Equal(v.MissingPartitions, []int{1}) {
+		t.Errorf("check with partition 1 slow: missing %v, want [1]", v.MissingPartitions)
+	}
+	t.Logf("answered in %s without the slow partition", time.Since(began).Round(time.Millisecond))
 }

@@ -18,7 +18,9 @@ import (
 // articles that do not exist; this compares, for the rows written in the
 // last window that have settled, each article's rows (count and a sum of
 // position-weighted text hashes) with the primary's table sentences, which
-// holds what committed, and writes the primary's rows again to the
+// holds what committed (an article a correction left with no sentence is
+// marked on its partition, so it is compared too), and writes the
+// primary's rows again to the
 // partition of every article that differs, its row locked against a
 // correction meanwhile. Until it runs (dedupd serve: every 10 minutes) such
 // an article's partition rows are wrong; docs/operations.md says so.
@@ -34,7 +36,7 @@ func (s *Store) RepairPartitionSentences(ctx context.Context, window, settled ti
 	}
 	rows, err := s.pool.Query(ctx, `
 		WITH p AS (
-		    SELECT w.article_id, count(*) AS n, sum(w.text_hash::numeric * (w.pos + 1)) AS h
+		    SELECT w.article_id, count(w.pos) AS n, coalesce(sum(w.text_hash::numeric * (w.pos + 1)), 0) AS h
 		    FROM sentence_proxy.written_between($1, $2) w
 		    GROUP BY w.article_id
 		)

@@ -73,4 +73,35 @@ func TestSentencePartitionsRolledBackCorrection(t *testing.T) {
 	if n, err := st.RepairPartitionSentences(ctx, time.Hour, 0); err != nil || n != 0 {
 		t.Errorf("second repair: %d, %v; want 0, nil", n, err)
 	}
+
+	// A correction to a text with no sentence, rolled back: the article's
+	// rows leave its partition; the repair puts them back.
+	err = st.InTx(ctx, func(tx service.Tx) error {
+		a := service.Article{ID: v.ID, ExternalID: "corrected", Source: "test", Title: "x", Status: service.StatusUnique,
+			Simhash: fresh.Simhash, FingerprintVersion: fresh.Version, Words: fresh.Words, ContentHash: fresh.ContentHash,
+			Shingles: fresh.Shingles, PlainBody: "x"}
+		if err := tx.Correct(ctx, &a, "x"); err != nil {
+			return err
+		}
+		return rollBack
+	})
+	if !errors.Is(err, rollBack) {
+		t.Fatalf("InTx: %v", err)
+	}
+	if got, err := st.SentenceMatches(ctx, oldText); err != nil || len(got) >= len(want) {
+		t.Fatalf("after the rolled-back correction to no sentence: %d matches (the table %d), %v: the test tests nothing", len(got), len(want), err)
+	}
+	if n, err := st.RepairPartitionSentences(ctx, time.Hour, 0); err != nil || n != 1 {
+		t.Fatalf("repair of the correction to no sentence: %d, %v; want 1 article, nil", n, err)
+	}
+	got, err = st.SentenceMatches(ctx, oldText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(matchKeys(got), matchKeys(want)) {
+		t.Errorf("after the repair: %d matches of the article's own text, the table %d", len(got), len(want))
+	}
+	if n, err := st.RepairPartitionSentences(ctx, time.Hour, 0); err != nil || n != 0 {
+		t.Errorf("third repair: %d, %v; want 0, nil", n, err)
+	}
 }

@@ -27,6 +27,16 @@ LANGUAGE plproxy AS $$
     TARGET sentence_part.forget;
 $$;
 
+-- forget_replaced: forget, for an article a correction leaves with no
+-- sentence, marked for the repair (repo/sentence_partitions_repair.go).
+CREATE OR REPLACE FUNCTION sentence_proxy.forget_replaced(article_ids bigint[]) RETURNS SETOF integer
+LANGUAGE plproxy AS $$
+    CLUSTER 'sentences';
+    SPLIT article_ids;
+    RUN ON hashint8(article_ids);
+    TARGET sentence_part.forget_replaced;
+$$;
+
 CREATE OR REPLACE FUNCTION sentence_proxy.article_ids(lo bigint, hi bigint, settled interval) RETURNS SETOF bigint
 LANGUAGE plproxy AS $$
     CLUSTER 'sentences';

@@ -201,9 +201,10 @@ commands:
                      again (it goes on where it was)
   partitions list    list the sentence partitions: number, connection string
   partitions set [CONNSTR...]
-                     make these libpq connection strings, in order, the
-                     sentence partitions (a power of two; none: the table
-                     alone); moves no sentence
+                     prepare these databases (libpq connection strings) and
+                     make them, in order, the sentence partitions (a power
+                     of two; none: the table alone); moves no sentence;
+                     after an upgrade, set the same ones again
   partitions move PART CONNSTR
                      move partition PART to the database at CONNSTR while
                      the service serves (logical replication, then a brief

@@ -54,6 +54,14 @@ func (a *app) partitions(ctx context.Context, cfg Config, args []string) error {
 		}
 		return nil
 	case "set":
+		// Each partition gets this release's schema and functions first
+		// (the script may run again): after an upgrade, set the same
+		// partitions again.
+		for p, c := range rest {
+			if err := repo.PreparePartition(ctx, c); err != nil {
+				return fmt.Errorf("partition %d: %w", p, err)
+			}
+		}
 		if err := st.SetSentencePartitions(ctx, rest); err != nil {
 			return err
 		}
