@@ -34,7 +34,7 @@ type newsEvaluation struct {
 	Evasion []evasionRow `json:",omitempty"`
 	// Credit is the credit section (credit.go): detected of N by variant.
 	Credit []creditRow `json:",omitempty"`
-	Set     *newsSet     `json:"-"`
+	Set    *newsSet    `json:"-"`
 	// Features are the parts of the coming contract the server has.
 	Features features
 	Ingest   ingestSummary
