@@ -22,7 +22,13 @@ var (
 	reportLine = regexp.MustCompile(`据([^\n。；;，,]{2,30}?)(?:报道|消息|讯)`)
 	datelineRe = regexp.MustCompile(`(?m)^[\s（(【]*([\p{Han}A-Za-z]{2,20}?)[\p{Han}]{0,6}\d{1,2}月\d{1,2}日电`)
 	titleLine  = regexp.MustCompile(`原标题[：:\s]*([^\n]{2,200})`)
-	bylineRe   = regexp.MustCompile(`(?:本报记者|本台记者|本网记者|特约记者|见习记者|记者|通讯员|作者|撰文|文)[：:/｜| \t\x{3000}]+([\p{Han}·]{2,4}(?:[ \t\x{3000}、，,]+[\p{Han}·]{2,4})*)`)
+	// 文 is a byline's word only at a line's start or after a blank or a
+	// bracket (文｜李立), not ending a word (叶诗文：…).
+	bylineRe = regexp.MustCompile(`(?m)(?:本报记者|本台记者|本网记者|特约记者|见习记者|记者|通讯员|作者|撰文|(?:^|[ \t\x{3000}（(【])文)[：:/｜| \t\x{3000}]+([\p{Han}·]{2,4}(?:[ \t\x{3000}、，,]+[\p{Han}·]{2,4})*)`)
+	// A byline line with nothing between 记者 and the names (新华社记者王浩明、
+	// 丁文娴): read only when the names end the line, as in a running text
+	// 记者了解到 would be a name.
+	bylineLineRe = regexp.MustCompile(`(?m)^[ \t\x{3000}（(]*[\p{Han}]{0,8}(?:记者|通讯员)([\p{Han}·]{2,4}(?:[ \t\x{3000}、，,]+[\p{Han}·]{2,4})*)[ \t\x{3000}）)]*$`)
 )
 
 // ClassifyCredit says how copy credits original: credited when a credit
@@ -76,7 +82,7 @@ func sourceCredits(body string) []string {
 // bylineNames are the authors body's bylines name, one name each.
 func bylineNames(body string) []string {
 	var out []string
-	for _, m := range bylineRe.FindAllStringSubmatch(body, -1) {
+	for _, m := range slices.Concat(bylineRe.FindAllStringSubmatch(body, -1), bylineLineRe.FindAllStringSubmatch(body, -1)) {
 		out = append(out, strings.FieldsFunc(m[1], func(r rune) bool {
 			return r == ' ' || r == '、' || r == '，' || r == ',' || r == '\t' || r == '\u3000'
 		})...)

@@ -14,6 +14,7 @@ func TestClassifyCredit(t *testing.T) {
 		Body: "本报记者 李立\n" + story}
 	xinhua := service.CreditSide{Names: []string{"xinhua", "xinhua", "新华社", "新华网"}, Title: "新华社电",
 		Body: "新华社北京3月1日电（记者 王芳）" + story}
+	xinhua2 := service.CreditSide{Names: []string{"xinhua"}, Body: story + "　　新华社记者王浩明、李立"}
 	sohu := []string{"sohu-news", "sohu", "搜狐", "搜狐网"}
 	for _, tc := range []struct {
 		name     string
@@ -25,6 +26,11 @@ func TestClassifyCredit(t *testing.T) {
 		{"credited by another of its names", bjwb, story + "（转自：北晚新视觉网）", service.CreditCredited},
 		{"credited by 据…报道", bjwb, "据北京晚报报道，" + story, service.CreditCredited},
 		{"credited by byline", bjwb, "记者 李立\n" + story, service.CreditCredited},
+		{"credited by a byline line without a space", xinhua2, story + "　　新华社记者王浩明、李立", service.CreditCredited},
+		{"stripped byline line without a space", xinhua2, story, service.CreditUncredited},
+		{"a name ending in 文 before a colon is no byline", service.CreditSide{Names: []string{"xinhua"}, Body: "叶诗文：我不想留下遗憾\n" + story}, "叶诗文：我不想留下遗憾\n" + story, service.CreditUncredited},
+		{"credited by 文｜ byline", service.CreditSide{Names: []string{"xinhua"}, Body: "文｜李立\n" + story}, "文｜李立\n" + story, service.CreditCredited},
+		{"记者 in running text is no byline", service.CreditSide{Names: []string{"xinhua"}, Body: story + "记者了解到，措施已获批准。"}, story + "记者了解到，措施已获批准。", service.CreditUncredited},
 		{"credited by 原标题", bjwb, story + "原标题：中心城区部分道路将单向通行", service.CreditCredited},
 		{"credited by an agency's dateline", xinhua, "新华社北京3月1日电 " + story, service.CreditCredited},
 		{"credits the original's own credit", service.CreditSide{Names: []string{"qq"}, Body: story + "来源：北京晚报"}, story + "来源：北京晚报", service.CreditCredited},

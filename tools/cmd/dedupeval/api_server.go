@@ -64,7 +64,14 @@ func startServer(ctx context.Context, serverURL, prefix string, dict *fingerprin
 	if s.store, err = repo.Open(ctx, dbURL, repo.Options{MaxConns: 8}); err != nil {
 		return fail(err)
 	}
-	svc, err := service.New(s.store, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams), service.DefaultOptions)
+	// The corpora's sources by name, as a sources file gives them, for
+	// the credit rule (credit.go).
+	if err := s.store.ReplaceSources(ctx, creditSources); err != nil {
+		s.store.Close()
+		return fail(err)
+	}
+	svc, err := service.New(s.store, fingerprint.NewWeighted(dict, fingerprint.DefaultWeightedParams), service.DefaultOptions,
+		service.WithSources(creditSources))
 	if err != nil {
 		s.store.Close()
 		return fail(err)

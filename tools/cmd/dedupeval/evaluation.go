@@ -32,7 +32,9 @@ type newsEvaluation struct {
 	Articles []newsArticle `json:"-"`
 	// Evasion is the evasion section (evasion.go): detected of N by variant.
 	Evasion []evasionRow `json:",omitempty"`
-	Set     *newsSet     `json:"-"`
+	// Credit is the credit section (credit.go): detected of N by variant.
+	Credit []creditRow `json:",omitempty"`
+	Set    *newsSet    `json:"-"`
 	// Features are the parts of the coming contract the server has.
 	Features features
 	Ingest   ingestSummary

@@ -63,6 +63,7 @@ type config struct {
 	sweep         bool
 	driftOnly     bool
 	evasionOnly   bool
+	creditOnly    bool
 	orderCheck    bool
 	workers       int
 	dictDir       string
@@ -82,6 +83,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&cfg.sweep, "sweep", true, "sweep the fingerprint settings (false: the shipped one alone)")
 	fs.BoolVar(&cfg.driftOnly, "drift-only", false, "store the corpora, print the drift of their clusters (section 3c) and stop, writing no report: for iterating on how clusters form")
 	fs.BoolVar(&cfg.evasionOnly, "evasion-only", false, "store the corpora, run the evasion section (issue 45) and stop, writing no report")
+	fs.BoolVar(&cfg.creditOnly, "credit-only", false, "store the corpora, run the credit section (issue 47) and stop, writing no report")
 	fs.BoolVar(&cfg.orderCheck, "order-check", false, "store the corpora in publication order and in reverse, print how many stored links and heads differ and stop, writing no report")
 	fs.IntVar(&cfg.workers, "workers", 2, "goroutines that fingerprint, and connections that check")
 	fs.StringVar(&cfg.dictDir, "dict", fingerprint.DefaultDictDir(), "the jieba dictionary folder")
@@ -137,7 +139,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if ev.News, ev.Postgres, err = evaluateNews(ctx, cfg, d, nc.Articles, stdout); err != nil {
 			return err
 		}
-		if cfg.driftOnly || cfg.evasionOnly {
+		if cfg.driftOnly || cfg.evasionOnly || cfg.creditOnly {
 			return nil
 		}
 	}

@@ -123,6 +123,7 @@ func writeMarkdown(path string, ev *evaluation) error {
 		writeLoad(&b, ev.News)
 		writeSentences(&b, ev.News)
 		writeEvasion(&b, ev.News)
+		writeCredit(&b, ev.News)
 	}
 	writeNovel(&b, ev)
 	if ev.News != nil {

@@ -38,6 +38,10 @@ func evaluateNews(ctx context.Context, cfg config, d *fingerprint.Dictionary, ar
 		err := evasionOnly(ctx, n, newClient(srv.URL), stdout)
 		return n, pg, errors.Join(err, srv.Stop())
 	}
+	if cfg.creditOnly {
+		err := creditOnly(ctx, n, newClient(srv.URL), stdout)
+		return n, pg, errors.Join(err, srv.Stop())
+	}
 	reposts, err := throughAPI(ctx, cfg, n, newClient(srv.URL), stdout)
 	if err := errors.Join(err, srv.Stop()); err != nil {
 		return nil, "", err
@@ -124,6 +128,10 @@ func throughAPI(ctx context.Context, cfg config, n *newsEvaluation, c *client, s
 	if n.Evasion, err = evasion(ctx, c, n.Articles, st, stdout); err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(stdout, "credit (issue 47): detected of N\n")
+	if n.Credit, err = creditCheck(ctx, c, n.Articles, st, stdout); err != nil {
+		return nil, err
+	}
 	return reposts, nil
 }
 
@@ -147,6 +155,17 @@ func evasionOnly(ctx context.Context, n *newsEvaluation, c *client, stdout io.Wr
 	}
 	fmt.Fprintf(stdout, "evasion (issue 45): detected of N\n")
 	n.Evasion, err = evasion(ctx, c, n.Articles, st, stdout)
+	return err
+}
+
+// creditOnly stores the corpora and prints the credit section.
+func creditOnly(ctx context.Context, n *newsEvaluation, c *client, stdout io.Writer) error {
+	st, err := ingestNews(ctx, c, n.Articles, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "credit (issue 47): detected of N\n")
+	n.Credit, err = creditCheck(ctx, c, n.Articles, st, stdout)
 	return err
 }
 
