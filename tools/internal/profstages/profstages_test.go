@@ -61,7 +61,7 @@ func TestStagesFromTheLeafUp(t *testing.T) {
 		all += r.CPU
 	}
 	want := map[string]time.Duration{
-		"segmentation (cppjieba Cut)": 30 * time.Millisecond,
+		"segmentation (cppjieba Cut)":                                30 * time.Millisecond,
 		"normalisation (NFKC, unsplit, script fold), title and body": 20 * time.Millisecond,
 		"sentence spans and other segment work":                      5 * time.Millisecond,
 		"pgx (encoding, protocol)":                                   5 * time.Millisecond,
