@@ -8,8 +8,10 @@
 -- holds N/2^16. Which sentences the near matches come from, measured, and
 -- the costs: docs/scaling.md, "Keys that earn their cost".
 --
--- Built CONCURRENTLY, outside a transaction, as 00019's index was; the
--- block keys' index is dropped once the new one is valid.
+-- Built CONCURRENTLY, outside a transaction, as 00019's index was. The
+-- block keys' index stays: the binary before this migration searches
+-- through it while both run (migrations only add). It costs every write
+-- its eight keys until a later release drops it (README, "Upgrading").
 
 -- +goose NO TRANSACTION
 -- +goose Up
@@ -58,12 +60,8 @@ COMMENT ON FUNCTION sentence_half_probes(bigint) IS 'The keys a sentence simhash
 DROP INDEX CONCURRENTLY IF EXISTS sentences_half_keys_idx;
 CREATE INDEX CONCURRENTLY sentences_half_keys_idx ON sentences
     USING gin (sentence_half_keys(simhash)) WITH (fastupdate = off) WHERE simhash IS NOT NULL;
-DROP INDEX CONCURRENTLY IF EXISTS sentences_block_keys_idx;
 
 -- +goose Down
-DROP INDEX CONCURRENTLY IF EXISTS sentences_block_keys_idx;
-CREATE INDEX CONCURRENTLY sentences_block_keys_idx ON sentences
-    USING gin (sentence_block_keys(simhash)) WITH (fastupdate = off) WHERE simhash IS NOT NULL;
 DROP INDEX CONCURRENTLY IF EXISTS sentences_half_keys_idx;
 DROP FUNCTION IF EXISTS sentence_half_probes(bigint);
 DROP FUNCTION IF EXISTS sentence_half_keys(bigint);

@@ -1281,6 +1281,8 @@ CREATE INDEX sentences_b2_idx ON public.sentences USING btree (b2) WHERE (b2 IS 
 
 CREATE INDEX sentences_b3_idx ON public.sentences USING btree (b3) WHERE (b3 IS NOT NULL);
 
+CREATE INDEX sentences_block_keys_idx ON public.sentences USING gin (public.sentence_block_keys(simhash)) WITH (fastupdate=off) WHERE (simhash IS NOT NULL);
+
 CREATE INDEX sentences_half_keys_idx ON public.sentences USING gin (public.sentence_half_keys(simhash)) WITH (fastupdate=off) WHERE (simhash IS NOT NULL);
 
 CREATE INDEX sentences_text_hash_idx ON public.sentences USING btree (text_hash);

@@ -164,7 +164,7 @@ func usesBlockKeys(data []byte) (bool, error) {
 	found := false
 	walk(docs[0].Plan, func(n *planNode) {
 		if n.NodeType == "Bitmap Index Scan" && n.IndexName == sentenceBlockKeys &&
-			strings.Contains(n.IndexCond, "sentence_half_probes") {
+			strings.Contains(n.IndexCond, "# '2147483648'") {
 			found = true
 		}
 	})
