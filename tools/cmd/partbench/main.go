@@ -9,6 +9,12 @@
 // -server, whose postmaster pid -pidfile names (its postmaster.pid).
 //
 //	xz -dc /work/shared/corpora/sina2018-dev.jsonl.xz | go run ./cmd/partbench -server URL -pidfile PATH
+//
+// With -tiers (grow mode, grow.go) it stores the sentences over the one
+// partition count of -parts and grows them with synthetic ones to each
+// tier, timing the lookups at each; with -measure it times one search
+// function (-fn) in one database, to set two layouts on the same rows
+// against each other (docs/scaling.md, "Keys that earn their cost").
 package main
 
 import (
