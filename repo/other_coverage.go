@@ -43,7 +43,8 @@ const sentenceMatchesManySQL = `
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
 	        WHERE q.simhash IS NOT NULL AND s.simhash IS NOT NULL
-	          AND sentence_half_keys(s.simhash) && sentence_half_probes(q.simhash)
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[1:4]
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[5:8]
 	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $6
 	          AND s.text_hash <> q.text_hash
 	          AND s.article_id <> q.exclude

@@ -115,8 +115,8 @@ func TestSentenceBlockKeysMigration(t *testing.T) {
 	t.Logf("%d sentences written while the index was built", len(during))
 	table = append(table, during...)
 	var valid bool
-	if err := st.Pool().QueryRow(ctx, `SELECT indisvalid FROM pg_index WHERE indexrelid = 'sentences_half_keys_idx'::regclass`).Scan(&valid); err != nil || !valid {
-		t.Fatalf("sentences_half_keys_idx valid = %v, %v", valid, err)
+	if err := st.Pool().QueryRow(ctx, `SELECT indisvalid FROM pg_index WHERE indexrelid = 'sentences_block_keys_idx'::regclass`).Scan(&valid); err != nil || !valid {
+		t.Fatalf("sentences_block_keys_idx valid = %v, %v", valid, err)
 	}
 	got, err := st.SentenceMatches(ctx, service.SentenceQuery{Sentences: queries, MaxDistance: 3})
 	if err != nil {

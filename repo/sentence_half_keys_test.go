@@ -5,17 +5,25 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/newsdedup/newsdedup/repo/dbtest"
 )
 
-// TestSentenceHalfKeys checks the half keys' guarantee in PostgreSQL's
-// own functions (migration 00056), on every simhash within 2 bits of
-// random queries and on random ones 3 and 4 bits away: a stored simhash
+// TestSentenceHalfKeys checks the half keys' guarantee in a partition's
+// own functions (sentence_partition.sql), on every simhash within 2 bits
+// of random queries and on random ones 3 and 4 bits away: a stored simhash
 // within 3 bits of the query holds one of its probes; the probes are
 // nothing but each half within 1 bit, so 4 bits apart split 2 and 2 does
 // not.
 func TestSentenceHalfKeys(t *testing.T) {
 	ctx := context.Background()
-	st := newStore(t, 2)
+	part, err := pgx.Connect(ctx, partitionDatabases(t, dbtest.URL(t), 1)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer part.Close(ctx)
 	rng := rand.New(rand.NewPCG(56, 56))
 	var qs, ss []int64
 	for range 4 {
@@ -34,8 +42,8 @@ func TestSentenceHalfKeys(t *testing.T) {
 			add(q ^ 1<<p[0] ^ 1<<p[1] ^ 1<<p[2] ^ 1<<p[3])
 		}
 	}
-	rows, err := st.Pool().Query(ctx, `
-		SELECT q, s, sentence_half_keys(s) && sentence_half_probes(q)
+	rows, err := part.Query(ctx, `
+		SELECT q, s, sentence_part.half_keys(s) && sentence_part.half_probes(q)
 		FROM unnest($1::int8[], $2::int8[]) AS x(q, s)`, qs, ss)
 	if err != nil {
 		t.Fatal(err)

@@ -18,9 +18,19 @@ CREATE TABLE IF NOT EXISTS sentence_part.sentences (
     PRIMARY KEY (article_id, position)
 );
 
--- The primary's sentence_half_keys and sentence_half_probes (migration
--- 00056), the same keys. block_keys (00019's) and its index are what a
--- partition prepared before held: dropped once the half keys' index is in.
+-- A partition keys each sentence by the two 32-bit halves of its simhash
+-- (half_keys, 2 GIN entries), where the primary's table keeps 00019's
+-- eight block keys: two simhashes within 3 bits differ in at most 1 bit of
+-- one half, so a lookup probes each query half and its 32 one-bit
+-- neighbours (half_probes, 66 keys, written out so that PostgreSQL inlines
+-- it) and checks the distance on the rows found. The same matches at
+-- distances 0-3; a key's posting list holds N/2^32 rows where a block
+-- key's holds N/2^16, so a lookup's cost does not grow with a partition's
+-- size (docs/scaling.md, "Keys that earn their cost": dearer below about
+-- 15 million sentences a partition, cheaper above). block_keys and its
+-- index are what a partition prepared before held: dropped once the half
+-- keys' index is in (a non-concurrent build: it holds the partition's
+-- writes while it runs).
 CREATE OR REPLACE FUNCTION sentence_part.half_keys(simhash bigint) RETURNS bigint[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT ARRAY[simhash & 4294967295, ((simhash >> 32) & 4294967295) | 4294967296]
@@ -28,9 +38,6 @@ $$;
 
 CREATE OR REPLACE FUNCTION sentence_part.half_probes(simhash bigint) RETURNS bigint[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    -- Each half's key and its 32 one-bit neighbours, 66 keys, written out
-    -- so that PostgreSQL inlines the function (a subquery over
-    -- generate_series is not inlined: 45 µs a call against a few).
     SELECT ARRAY[
         (simhash & 4294967295), (simhash & 4294967295) # 1, (simhash & 4294967295) # 2,
         (simhash & 4294967295) # 4, (simhash & 4294967295) # 8, (simhash & 4294967295) # 16,

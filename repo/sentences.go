@@ -15,12 +15,11 @@ import (
 )
 
 // The sentence index: table sentences, one row per indexed sentence, its
-// exact text hash in a B-tree, and the two 32-bit halves of its simhash
-// (sentence_half_keys, migration 00056) in one GIN index, probed with each
-// query half and its one-bit neighbours (a simhash within 3 bits has a half
-// within 1 bit). The layouts measured before it was chosen, and their
-// figures: docs/scaling.md, "The sentence index's layout" and "Keys that
-// earn their cost".
+// exact text hash in a B-tree, and the eight block keys of its simhash
+// (sentence_block_keys, migration 00019) in one GIN index, which finds the
+// sentences that match a query's in both families by intersecting the
+// posting lists of its keys. The layouts measured before it was chosen, and
+// their figures: docs/scaling.md, "The sentence index's layout".
 
 // sentenceColumns are the columns of a sentence's row, in sentenceValues'
 // order; written with COPY in the article's transaction. The block columns
@@ -80,8 +79,8 @@ func cond[T any](c bool, yes, no T) T {
 // sentenceMatchesSQL finds, for each query sentence, the stored sentences
 // with the same text, through the exact hash (with or without a simhash:
 // the same text can have simhashes far apart, migration 00011), and the
-// others whose simhash is within $5 bits (3 at most), through the half
-// keys' GIN index; at most $6 of
+// others whose simhash is within $5 bits, through the block keys' GIN
+// index, a match needed in both families, as for articles; at most $6 of
 // them (NULL: all), then reads their articles. The query sentences arrive
 // as arrays ($1–$3), one element each; a sentence without a simhash is
 // looked up by its text alone.
@@ -117,9 +116,9 @@ const sentenceMatchesArticles = `
 
 // sentenceSearchFrom is the search of sentenceMatchesSQL and
 // sentenceHoldersSQL: the query sentences q, each joined to its matches m.
-// The near part asks the GIN index for the sentences whose half keys are
-// among the query's 66 probes (sentence_half_probes), then checks the
-// distance on each row found.
+// The near part asks the GIN index for the sentences whose keys overlap
+// both the query's family-A keys (elements 1–4 of sentence_block_keys) and
+// its family-B keys (5–8); the index intersects the two inside its scan.
 const sentenceSearchFrom = `
 	FROM unnest($1::int4[], $2::int8[], $3::int8[]) AS q(i, text_hash, simhash)
 	CROSS JOIN LATERAL (
@@ -131,7 +130,8 @@ const sentenceSearchFrom = `
 	        SELECT s.article_id, s.position, s.runes, s.text_hash, s.simhash, s.start_char, s.end_char
 	        FROM sentences s
 	        WHERE q.simhash IS NOT NULL AND s.simhash IS NOT NULL
-	          AND sentence_half_keys(s.simhash) && sentence_half_probes(q.simhash)
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[1:4]
+	          AND sentence_block_keys(s.simhash) && (sentence_block_keys(q.simhash))[5:8]
 	          AND bit_count((s.simhash # q.simhash)::bit(64)) <= $5
 	          AND s.text_hash <> q.text_hash
 	          AND s.article_id <> $4

@@ -411,7 +411,7 @@ func prewarm(ctx context.Context, pool *pgxpool.Pool, table string) error {
 		_, err = pool.Exec(ctx, `
 			SELECT pg_prewarm(i.indexrelid)
 			FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-			WHERE i.indrelid = $1::regclass AND c.relname ~ '(_[ab][0-3]|_block_keys|_half_keys)_idx$'`, table)
+			WHERE i.indrelid = $1::regclass AND c.relname ~ '(_[ab][0-3]|_block_keys)_idx$'`, table)
 	}
 	if err != nil {
 		return fmt.Errorf("prewarm the block indexes of %s: %w", table, err)

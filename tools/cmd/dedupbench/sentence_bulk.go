@@ -30,7 +30,7 @@ import (
 // article_id stays (it costs next to nothing to keep), and so do the block
 // columns' B-trees, which hold only rows written before migration 00019:
 // the bulk, as the service, leaves the block columns empty.
-var sentenceRebuilt = regexp.MustCompile(`^sentences_(block_keys|half_keys|text_hash)_idx$`)
+var sentenceRebuilt = regexp.MustCompile(`^sentences_(block_keys|text_hash)_idx$`)
 
 // bulkColumns are the sentence columns the bulk fills, those of repo's
 // sentenceColumns (unexported), in its order.

@@ -101,7 +101,6 @@ func joinNotes(a, b string) string {
 // before migration 00019, which has no block keys' index: what issue 38
 // compares against, not what it measures.
 func (r *SentenceLookupResult) layoutBefore38() bool {
-	_, block := r.Sizes.OtherIndexes["sentences_block_keys_idx"]
-	_, half := r.Sizes.OtherIndexes["sentences_half_keys_idx"]
-	return !block && !half
+	_, ok := r.Sizes.OtherIndexes["sentences_block_keys_idx"]
+	return !ok
 }

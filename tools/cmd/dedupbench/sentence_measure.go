@@ -14,9 +14,8 @@ import (
 // ones.
 const sentenceWarmups = 10
 
-// sentenceBlockKeys names the sentence index's near keys' GIN index: the
-// simhash halves' since migration 00056.
-const sentenceBlockKeys = "sentences_half_keys_idx"
+// sentenceBlockKeys names the sentence block keys' GIN index.
+const sentenceBlockKeys = "sentences_block_keys_idx"
 
 // measureSentenceLookups times each lookup once under EXPLAIN (ANALYZE,
 // BUFFERS, FORMAT JSON) and once as a plain query whose rows the client
@@ -164,7 +163,7 @@ func usesBlockKeys(data []byte) (bool, error) {
 	found := false
 	walk(docs[0].Plan, func(n *planNode) {
 		if n.NodeType == "Bitmap Index Scan" && n.IndexName == sentenceBlockKeys &&
-			strings.Contains(n.IndexCond, "sentence_half_probes") {
+			strings.Contains(n.IndexCond, "[1:4]") && strings.Contains(n.IndexCond, "[5:8]") {
 			found = true
 		}
 	})

@@ -142,7 +142,7 @@ func writeSentenceLookups(b *strings.Builder, r *SentenceLookupResult, heading s
 	if r.BitmapAnd > 0 { // a run before migration 00019
 		w("**Plan**: %d of %d lookups AND the bitmaps of the sentence block indexes (BitmapAnd).", r.BitmapAnd, r.Queries)
 	} else {
-		w("**Plan**: %d of %d lookups ask the half keys' GIN index for the query's probes in one scan (`%s`).", r.BlockKeys, r.Queries, sentenceBlockKeys)
+		w("**Plan**: %d of %d lookups ask the block keys' GIN index for both families in one scan (`%s`).", r.BlockKeys, r.Queries, sentenceBlockKeys)
 	}
 	w(" Shapes: %s. Of the %d lookups of a stored article's own text, %d found every one of its sentences in it, and %d every one in it or, for a sentence many articles hold, the %d matches the limit lets through (which need not include the article's own).\n\n",
 		shapeList(r.Shapes), r.StoredQueries, r.StoredAllFound, r.StoredAllFoundOrCapped, serviceSentencePerSentence)

@@ -9,6 +9,12 @@
 // -server, whose postmaster pid -pidfile names (its postmaster.pid).
 //
 //	xz -dc /work/shared/corpora/sina2018-dev.jsonl.xz | go run ./cmd/partbench -server URL -pidfile PATH
+//
+// With -tiers (grow mode, grow.go) it stores the sentences over the one
+// partition count of -parts and grows them with synthetic ones to each
+// tier, timing the lookups at each; with -measure it times one search
+// function (-fn) in one database, to set two layouts on the same rows
+// against each other (docs/scaling.md, "Keys that earn their cost").
 package main
 
 import (
@@ -38,9 +44,26 @@ func main() {
 	queries := flag.Int("queries", 200, "lookups (the first stored articles)")
 	partsFlag := flag.String("parts", "1,2,4", "partition counts to measure")
 	tiers := flag.String("tiers", "", "grow mode: sentences in all (comma-separated, rising; the real ones, then synthetic) over the one partition count of -parts, measured at each")
+	measureDB := flag.String("measure", "", "measure mode: only time the lookups with -fn in this database (a partition the grow mode left)")
+	fn := flag.String("fn", "sentence_part.search", "measure mode: the search function to time")
 	flag.Parse()
 	ctx := context.Background()
 	run := run
+	if *measureDB != "" {
+		run = func(ctx context.Context, _, pidfile string, n, nq int, _ string) error {
+			_, byArticle, err := readCorpus(ctx, n)
+			if err != nil {
+				return err
+			}
+			c, err := pgx.Connect(ctx, *measureDB)
+			if err != nil {
+				return err
+			}
+			defer c.Close(ctx)
+			fmt.Printf("| layout | median ms | p90 ms | p99 ms | server CPU ms a lookup (all processes) |\n| --- | ---: | ---: | ---: | ---: |\n")
+			return measure(ctx, c, *fn, *fn, byArticle[:nq], pidfile)
+		}
+	}
 	if *tiers != "" {
 		run = func(ctx context.Context, server, pidfile string, n, nq int, parts string) error {
 			return grow(ctx, server, pidfile, n, nq, parts, *tiers)
