@@ -76,7 +76,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 	if !replacing && promotes(effectivePublished(in.PublishedAt, s.now()), in.arrived, d) {
-		a, err := s.saveAsHead(ctx, tx, in, fp, d, opts)
+		a, err := s.saveAsHead(ctx, tx, &locks, in, fp, d, opts)
 		if err != nil {
 			return Verdict{}, err
 		}
