@@ -44,7 +44,8 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 			}
 		}
 	}
-	copies, err := s.relinkCopies(ctx, tx, locks, a, fp, headsCopies(published, d), ls, opts)
+	orig := ClusterOriginal{ID: a.ID, PublishedAt: a.PublishedAt, Shingles: fp.Shingles}
+	copies, err := s.relinkCopies(ctx, tx, locks, a, orig, headsCopies(published, d), ls, opts)
 	if err != nil {
 		return Article{}, err
 	}
@@ -126,8 +127,8 @@ func (s *Service) recredit(ctx context.Context, tx Tx, ls []Link) error {
 // covers it as much (the larger coverage either way), as decidePartial
 // would have chosen had h arrived first. A copy near h (the article
 // index's measure) links as near, a partial one is placed by the drift
-// rule against h.
-func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, h Article, fp fingerprint.Fingerprint, cs []laterCopy, done []Link, opts Options) ([]Link, error) {
+// rule against orig, the original of h's cluster.
+func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, h Article, orig ClusterOriginal, cs []laterCopy, done []Link, opts Options) ([]Link, error) {
 	published := effectivePublished(h.PublishedAt, h.IngestedAt)
 	current := make(map[int64]Article)
 	var targets []int64
@@ -168,14 +169,42 @@ func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, 
 				continue
 			}
 		}
-		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: c.Similarity}
+		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ClusterID, Similarity: c.Similarity}
 		if !nearEnough(c.Similarity, opts) {
 			l.Status, l.Coverage = StatusPartialDuplicate, c.Coverage
-			place(&l, c.shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
+			place(&l, c.shingles, map[int64]ClusterOriginal{h.ClusterID: orig})
 		}
 		ls = append(ls, l)
 	}
 	return ls, nil
+}
+
+// relinkLaterCopies relinks to stored article a, which links to an earlier
+// one (not heading its cluster), the partial copies of it published after
+// it that its partial step found (headsCopies), as relinkCopies does: in
+// publication order they would have found it. Those of a's cluster, or of
+// its match's when it drifted from it, keep their links (one might lead
+// back to a). Nothing is read unless it has
+// such copies.
+func (s *Service) relinkLaterCopies(ctx context.Context, tx Tx, locks *clusterLocks, a Article, published time.Time, d decision, opts Options) error {
+	cs := slices.DeleteFunc(headsCopies(published, d), func(c laterCopy) bool {
+		return c.clusterID == a.ClusterID || (d.best != nil && c.clusterID == d.best.clusterID)
+	})
+	if len(cs) == 0 {
+		return nil
+	}
+	origs, err := tx.ClusterOriginals(ctx, []int64{a.ClusterID})
+	if err != nil {
+		return err
+	}
+	ls, err := s.relinkCopies(ctx, tx, locks, a, origs[a.ClusterID], cs, nil, opts)
+	if err != nil || len(ls) == 0 {
+		return err
+	}
+	if err := tx.RelinkMany(ctx, ls); err != nil {
+		return err
+	}
+	return s.recredit(ctx, tx, ls)
 }
 
 // relinked reports whether ls relinks article id.

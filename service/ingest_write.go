@@ -101,6 +101,11 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 	if err := s.setCredits(ctx, tx, []*Article{&a}); err != nil {
 		return Verdict{}, err
 	}
+	if !replacing && !in.arrived {
+		if err := s.relinkLaterCopies(ctx, tx, &locks, a, effectivePublished(in.PublishedAt, s.now()), d, opts); err != nil {
+			return Verdict{}, err
+		}
+	}
 	v := verdictOf(a, d.matches)
 	v.Created, v.Candidates = true, candidates
 	return v, nil
@@ -236,9 +241,11 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 		return err
 	}
 	for i, it := range g {
-		if promotes(effectivePublished(it.in.PublishedAt, s.now()), it.in.arrived, decisions[i]) {
-			// It heads the cluster of copies published after it (ingest_promote.go),
-			// which a group's single write does not do: store one by one.
+		published := effectivePublished(it.in.PublishedAt, s.now())
+		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) {
+			// It heads the cluster of copies published after it, or relinks
+			// partial copies stored before it (ingest_promote.go), which a
+			// group's single write does not do: store one by one.
 			return s.saveOneByOne(ctx, tx, g)
 		}
 	}
