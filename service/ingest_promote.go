@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -23,7 +24,7 @@ const maxPromoteRelinks = 1000
 // partial copies of it published after it that the sentence index found
 // (headsCopies), when they copy it as much as what they link to
 // (relinkCopies).
-func (s *Service) saveAsHead(ctx context.Context, tx Tx, in *ArticleInput, fp fingerprint.Fingerprint, d decision, opts Options) (Article, error) {
+func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in *ArticleInput, fp fingerprint.Fingerprint, d decision, opts Options) (Article, error) {
 	a := newArticle(in, fp, Link{Status: StatusUnique})
 	if err := tx.Insert(ctx, &a, in.Body); err != nil {
 		return Article{}, err
@@ -43,7 +44,8 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, in *ArticleInput, fp fi
 			}
 		}
 	}
-	copies, err := s.relinkCopies(ctx, tx, a, fp, headsCopies(published, d), ls, opts)
+	orig := ClusterOriginal{ID: a.ID, PublishedAt: a.PublishedAt, Shingles: fp.Shingles}
+	copies, err := s.relinkCopies(ctx, tx, locks, a, orig, headsCopies(published, d), ls, opts)
 	if err != nil {
 		return Article{}, err
 	}
@@ -89,26 +91,36 @@ func partialLink(h Article, fp fingerprint.Fingerprint, best Match, m Article) L
 
 // relinkCopies are the links to new head h of its partial copies cs,
 // published after it, that the sentence index found (maxProspects at most),
-// other than those already relinked (done): a copy heading its own cluster
-// links to h, placed by the drift rule against it; a partial duplicate of
-// an article published after h moves to h when h covers it as much (the
-// larger coverage either way), as decidePartial would have chosen had h
-// arrived first. A read of each partial copy's link and one of what they
-// link to.
-func (s *Service) relinkCopies(ctx context.Context, tx Tx, h Article, fp fingerprint.Fingerprint, cs []laterCopy, done []Link, opts Options) ([]Link, error) {
+// other than those already relinked (done). Each copy's cluster is locked
+// (locks) and the copy read again under it; one whose text or link changed
+// meanwhile keeps its link. A copy heading its own cluster links to h; a
+// partial duplicate of an article published after h moves to h when h
+// covers it as much (the larger coverage either way), as decidePartial
+// would have chosen had h arrived first. A copy near h (the article
+// index's measure) links as near, a partial one is placed by the drift
+// rule against orig, the original of h's cluster.
+func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, h Article, orig ClusterOriginal, cs []laterCopy, done []Link, opts Options) ([]Link, error) {
 	published := effectivePublished(h.PublishedAt, h.IngestedAt)
 	current := make(map[int64]Article)
 	var targets []int64
 	for _, c := range cs {
-		if c.status != StatusPartialDuplicate || relinked(done, c.ID) {
+		if relinked(done, c.ID) {
 			continue
 		}
-		a, err := tx.Article(ctx, c.ID)
+		a, err := lockCluster(ctx, tx, locks, c.ID, c.clusterID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
+		if a.ContentHash != c.contentHash || a.Status != c.status || (a.Status == StatusUnique && a.ClusterID != a.ID) {
+			continue
+		}
 		current[c.ID] = a
-		targets = append(targets, a.DuplicateOf)
+		if a.Status == StatusPartialDuplicate {
+			targets = append(targets, a.DuplicateOf)
+		}
 	}
 	slices.Sort(targets)
 	ofs, err := tx.Candidates(ctx, slices.Compact(targets))
@@ -117,25 +129,53 @@ func (s *Service) relinkCopies(ctx context.Context, tx Tx, h Article, fp fingerp
 	}
 	var ls []Link
 	for _, c := range cs {
-		if relinked(done, c.ID) {
+		cur, ok := current[c.ID]
+		if !ok {
 			continue
 		}
-		if c.status == StatusPartialDuplicate {
-			cur := current[c.ID]
+		if cur.Status == StatusPartialDuplicate {
 			i := slices.IndexFunc(ofs, func(o Candidate) bool { return o.ID == cur.DuplicateOf })
 			if i < 0 || !published.Before(effectivePublished(ofs[i].PublishedAt, ofs[i].IngestedAt)) ||
 				coverageRank(c.Coverage)+1e-4 < coverageRank(cur.Coverage) {
 				continue
 			}
 		}
-		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: c.Similarity}
-		if !nearEnough(c.Similarity, opts) { // a partial copy stored as one that is near h (the article index's measure) links as near
+		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ClusterID, Similarity: c.Similarity}
+		if !nearEnough(c.Similarity, opts) {
 			l.Status, l.Coverage = StatusPartialDuplicate, c.Coverage
-			place(&l, c.shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
+			place(&l, c.shingles, map[int64]ClusterOriginal{h.ClusterID: orig})
 		}
 		ls = append(ls, l)
 	}
 	return ls, nil
+}
+
+// relinkLaterCopies relinks to stored article a, which links to an earlier
+// one (not heading its cluster), the partial copies of it published after
+// it that its partial step found (headsCopies), as relinkCopies does: in
+// publication order they would have found it. Those of a's cluster, or of
+// its match's when it drifted from it, keep their links (one might lead
+// back to a). Nothing is read unless it has
+// such copies.
+func (s *Service) relinkLaterCopies(ctx context.Context, tx Tx, locks *clusterLocks, a Article, published time.Time, d decision, opts Options) error {
+	cs := slices.DeleteFunc(headsCopies(published, d), func(c laterCopy) bool {
+		return c.clusterID == a.ClusterID || (d.best != nil && c.clusterID == d.best.clusterID)
+	})
+	if len(cs) == 0 {
+		return nil
+	}
+	origs, err := tx.ClusterOriginals(ctx, []int64{a.ClusterID})
+	if err != nil {
+		return err
+	}
+	ls, err := s.relinkCopies(ctx, tx, locks, a, origs[a.ClusterID], cs, nil, opts)
+	if err != nil || len(ls) == 0 {
+		return err
+	}
+	if err := tx.RelinkMany(ctx, ls); err != nil {
+		return err
+	}
+	return s.recredit(ctx, tx, ls)
 }
 
 // relinked reports whether ls relinks article id.

@@ -76,7 +76,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 	if !replacing && promotes(effectivePublished(in.PublishedAt, s.now()), in.arrived, d) {
-		a, err := s.saveAsHead(ctx, tx, in, fp, d, opts)
+		a, err := s.saveAsHead(ctx, tx, &locks, in, fp, d, opts)
 		if err != nil {
 			return Verdict{}, err
 		}
@@ -100,6 +100,11 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 	}
 	if err := s.setCredits(ctx, tx, []*Article{&a}); err != nil {
 		return Verdict{}, err
+	}
+	if !replacing && !in.arrived {
+		if err := s.relinkLaterCopies(ctx, tx, &locks, a, effectivePublished(in.PublishedAt, s.now()), d, opts); err != nil {
+			return Verdict{}, err
+		}
 	}
 	v := verdictOf(a, d.matches)
 	v.Created, v.Candidates = true, candidates
@@ -236,9 +241,11 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 		return err
 	}
 	for i, it := range g {
-		if promotes(effectivePublished(it.in.PublishedAt, s.now()), it.in.arrived, decisions[i]) {
-			// It heads the cluster of copies published after it (ingest_promote.go),
-			// which a group's single write does not do: store one by one.
+		published := effectivePublished(it.in.PublishedAt, s.now())
+		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) {
+			// It heads the cluster of copies published after it, or relinks
+			// partial copies stored before it (ingest_promote.go), which a
+			// group's single write does not do: store one by one.
 			return s.saveOneByOne(ctx, tx, g)
 		}
 	}

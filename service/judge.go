@@ -67,13 +67,13 @@ func (s *Service) judgeFrom(ctx context.Context, r JudgeReader, fp fingerprint.F
 }
 
 // judgeCopies finds, for an article whose near or exact match was
-// published after it (it will head the match, promotes), the partial
-// copies of it stored before it (laterCopy): the partial step's reads,
-// measured from the copies' side. Otherwise it reads nothing: an article
-// that links to an earlier one heads no copies.
+// published after it (it will head the match, promotes), or whose match
+// by the article index is partial, the partial copies of it stored before
+// it (laterCopy): the partial step's reads, measured from the copies'
+// side. A near or exact copy of an earlier article reads nothing more.
 func (s *Service) judgeCopies(ctx context.Context, r JudgeReader, j *judging, reads judgeReads, published time.Time, sc scope) error {
 	d := j.decision()
-	if d.best == nil || d.best.partial || len(j.fp.Sentences) == 0 || !effectivePublished(published, s.now()).Before(d.best.published()) {
+	if d.best == nil || len(j.fp.Sentences) == 0 || (!d.best.partial && !effectivePublished(published, s.now()).Before(d.best.published())) {
 		return nil
 	}
 	found, err := reads.sentences()
