@@ -54,9 +54,9 @@ type creditVariant struct {
 // byline, a dateline — anything the credit rule could read as crediting.
 var anyCredit = regexp.MustCompile(`来源|稿源|出处|转载|转自|来自|原标题|据|记者|通讯员|作者|编辑|撰文|电[）)]|\d日电|文[｜|/]`)
 
-// edgeByline is a short first or last line naming a reporter: what the
-// stripped variant removes.
-var edgeByline = regexp.MustCompile(`^[（(【]?[^\n]{0,12}(?:本报记者|记者|通讯员)[：:/｜| \x{3000}]*[\p{Han}·]{2,4}[^\n]{0,12}$`)
+// edgeByline is a short line naming reporters, the names ending it (not
+// 回答了中外记者的提问): what the stripped variant removes.
+var edgeByline = regexp.MustCompile(`^[（(【]?[^\n]{0,12}(?:本报记者|记者|通讯员)[：:/｜| \x{3000}]*[\p{Han}·]{2,4}(?:[ \x{3000}、，,]+[\p{Han}·]{2,4})*[）)】]?$`)
 
 var creditVariants = []creditVariant{
 	{"来源 line naming the source", string(service.CreditCredited), func(a *newsArticle, n []string) (string, bool) {
