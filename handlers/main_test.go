@@ -116,6 +116,9 @@ func newServerOn(tb testing.TB, dbURL string, opts ...serverOption) *server {
 		setup.extra(e)
 	}
 	s := &server{Server: httptest.NewServer(e), registry: setup.cfg.Registry, logs: logs}
+	// A request that sends Expect: 100-continue waits for the server's
+	// go-ahead (or its refusal) before its body, as curl's large uploads do.
+	s.Client().Transport.(*http.Transport).ExpectContinueTimeout = 5 * time.Second
 	if len(setup.cfg.APIKeys) > 0 {
 		s.key = setup.cfg.APIKeys[0]
 	}

@@ -203,7 +203,9 @@ func TestDependantsInBoundedStatements(t *testing.T) {
 	story := nearPairs(t, 1)[0][0]
 	counts := map[int][2]int64{}
 	for _, n := range []int{5, 60} {
-		st, tracer := newCountingStore(t, 4, func(string) bool { return true })
+		// Every statement but the count of sentence partitions, which is
+		// read again when a second old and so comes with the clock.
+		st, tracer := newCountingStore(t, 4, func(sql string) bool { return !strings.Contains(sql, "FROM sentence_partitions") })
 		svc := newService(t, st)
 		original, err := svc.Ingest(ctx, keyed("xinhua", "wire-1", story), svc.Defaults())
 		if err != nil {
