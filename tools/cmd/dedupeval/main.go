@@ -65,6 +65,7 @@ type config struct {
 	evasionOnly   bool
 	creditOnly    bool
 	orderCheck    bool
+	orderAll      bool
 	workers       int
 	dictDir       string
 }
@@ -85,6 +86,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&cfg.evasionOnly, "evasion-only", false, "store the corpora, run the evasion section (issue 45) and stop, writing no report")
 	fs.BoolVar(&cfg.creditOnly, "credit-only", false, "store the corpora, run the credit section (issue 47) and stop, writing no report")
 	fs.BoolVar(&cfg.orderCheck, "order-check", false, "store the corpora in publication order and in reverse, print how many stored links and heads differ and stop, writing no report")
+	fs.BoolVar(&cfg.orderAll, "order-all", false, "with -order-check, print every differing link (statuses, publication times, coverage), not ten")
 	fs.IntVar(&cfg.workers, "workers", 2, "goroutines that fingerprint, and connections that check")
 	fs.StringVar(&cfg.dictDir, "dict", fingerprint.DefaultDictDir(), "the jieba dictionary folder")
 	if err := fs.Parse(args); err != nil {

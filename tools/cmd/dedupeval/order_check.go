@@ -53,8 +53,10 @@ func orderCheck(ctx context.Context, cfg config, d *fingerprint.Dictionary, arti
 		b := runs[1][key]
 		if a.link != b.link {
 			links++
-			if len(examples) < 10 {
-				examples = append(examples, fmt.Sprintf("%s: %q in order, %q reversed", key, a.link, b.link))
+			if len(examples) < 10 || cfg.orderAll {
+				examples = append(examples, fmt.Sprintf("%s (published %s): in order %s %q (%s, cov %.2f/%.2f), reversed %s %q (%s, cov %.2f/%.2f)",
+					key, a.published.Format(time.DateTime), a.status, a.link, a.linkPublished.Format(time.DateTime), a.covThis, a.covThat,
+					b.status, b.link, b.linkPublished.Format(time.DateTime), b.covThis, b.covThat))
 			}
 		}
 		if a.head != b.head {
@@ -66,6 +68,7 @@ func orderCheck(ctx context.Context, cfg config, d *fingerprint.Dictionary, arti
 	}
 	fmt.Fprintf(stdout, "reverse vs publication order: %d links differ, %d cluster heads differ, %d statuses differ, of %d articles\n",
 		links, heads, statuses, len(runs[0]))
+	slices.Sort(examples)
 	for _, e := range examples {
 		fmt.Fprintf(stdout, "  %s\n", e)
 	}
@@ -76,6 +79,7 @@ func orderCheck(ctx context.Context, cfg config, d *fingerprint.Dictionary, arti
 type storedLink struct {
 	status, link, head       string
 	published, linkPublished time.Time
+	covThis, covThat         float32 // a partial duplicate's coverage, 0 otherwise
 }
 
 // storeInOrder stores articles in their order on a scratch database and
@@ -96,7 +100,8 @@ func storeInOrder(ctx context.Context, cfg config, d *fingerprint.Dictionary, ar
 		defer conn.Close(context.WithoutCancel(ctx))
 		rows, err := conn.Query(ctx, `
 			SELECT a.source || '/' || a.external_id, a.status, coalesce(o.source || '/' || o.external_id, ''),
-			       h.source || '/' || h.external_id, a.published_at, coalesce(o.published_at, a.published_at)
+			       h.source || '/' || h.external_id, a.published_at, coalesce(o.published_at, a.published_at),
+			       coalesce(a.coverage_this, 0), coalesce(a.coverage_that, 0)
 			FROM articles a LEFT JOIN articles o ON o.id = a.duplicate_of JOIN articles h ON h.id = a.cluster_id`)
 		if err != nil {
 			return nil, err
@@ -106,7 +111,7 @@ func storeInOrder(ctx context.Context, cfg config, d *fingerprint.Dictionary, ar
 			key string
 			l   storedLink
 		)
-		_, err = pgx.ForEachRow(rows, []any{&key, &l.status, &l.link, &l.head, &l.published, &l.linkPublished}, func() error {
+		_, err = pgx.ForEachRow(rows, []any{&key, &l.status, &l.link, &l.head, &l.published, &l.linkPublished, &l.covThis, &l.covThat}, func() error {
 			out[key] = l
 			return nil
 		})
