@@ -9,27 +9,13 @@ import (
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
-// Dependants. When an article changes or leaves — it is deleted, its key
-// gets another story or a correction, it is fingerprinted anew, an editor
-// splits it off — the articles that link to it, its dependants, must go on
-// linking to a real match (an earlier article measured at the thresholds of
-// the service's default options, as a relink always did), or to none. They
-// are handled together, in a bounded number of statements however many
-// they are (docs/design-notes.md, "service: dependants judged together"):
-//
-//  1. read them, earliest ingested first, with their fingerprints, the
-//     indexed sentences of each text, and the editors' separations
-//     (readGroup: three statements);
-//  2. measure them in memory (rules_links.go): against the
-//     article's new content when it is a correction (keepDependants), each
-//     keeping its link, measured anew, when it still holds; otherwise
-//     against the dependants before them, the earliest of which heads them
-//     next (leave), judged itself against the stored articles;
-//  3. judge the few left without a match against the stored articles,
-//     together (judgeStored);
-//  4. write the links that changed and move the subtrees to the clusters
-//     their links lead to (RelinkMany: two statements), and judge again
-//     the credit of those that lead to another article (recredit: two).
+// Dependants. When an article changes or leaves (deleted, its key given
+// another story or a correction, refingerprinted, split off), the articles
+// that link to it must go on linking to a real match or to none. They are
+// read, measured in memory (rules_links.go), the unmatched judged against
+// the stored articles together, and their links and credit written, in a
+// bounded number of statements however many they are: the steps are in
+// docs/design-notes.md, "service: dependants judged together".
 
 // readGroup reads the dependants of article x as a group, nil when it has
 // none.
