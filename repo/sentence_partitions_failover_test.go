@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/newsdedup/newsdedup/internal/pgcluster"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
@@ -79,20 +77,7 @@ func TestSentencePartitionFailover(t *testing.T) {
 	// Every stored article's rows on the partitions, per article.
 	onParts := map[int64]int{}
 	for _, u := range []string{local, f.URL(dbtest.PrivateDatabase)} {
-		c, err := pgx.Connect(ctx, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := c.Query(ctx, `SELECT article_id FROM sentence_part.sentences`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		c.Close(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range ids {
+		for _, id := range partitionArticleIDs(t, u) {
 			onParts[id]++
 		}
 	}

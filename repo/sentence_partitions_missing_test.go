@@ -11,7 +11,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
 )
@@ -25,15 +24,7 @@ func TestSentencePartitionStoppedIncompleteCheck(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.URL(t)
 	st := openStore(t, url, 8)
-	local := partitionDatabases(t, url, 1)[0]
-	c := dbtest.PrivateCluster(t)
-	remote := c.URL(dbtest.PrivateDatabase)
-	if err := repo.PreparePartition(ctx, remote); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SetSentencePartitions(ctx, []string{partitionConnstr(t, local), partitionConnstr(t, remote)}); err != nil {
-		t.Fatal(err)
-	}
+	local, c := localAndRemotePartitions(t, url, st)
 	svc := newService(t, st)
 	rng := rand.New(rand.NewPCG(49, 7))
 	nv := novel(t)

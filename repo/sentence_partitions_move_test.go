@@ -135,16 +135,8 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids, err := conn.Query(ctx, `SELECT article_id FROM sentence_part.sentences`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all, err := pgx.CollectRows(ids, pgx.RowTo[int64])
 		conn.Close(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range all {
+		for _, id := range partitionArticleIDs(t, c) {
 			perArticle[id]++
 		}
 		if stray != 0 || n == 0 {

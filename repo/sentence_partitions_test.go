@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/internal/pgcluster"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
@@ -302,15 +303,7 @@ func TestSentencePartitionKilled(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.URL(t)
 	st := openStore(t, url, 4)
-	local := partitionDatabases(t, url, 1)[0]
-	c := dbtest.PrivateCluster(t)
-	remote := c.URL(dbtest.PrivateDatabase)
-	if err := repo.PreparePartition(ctx, remote); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SetSentencePartitions(ctx, []string{partitionConnstr(t, local), partitionConnstr(t, remote)}); err != nil {
-		t.Fatal(err)
-	}
+	local, c := localAndRemotePartitions(t, url, st)
 	svc := newService(t, st)
 	nv := novel(t)
 	arts := nv.Overlapping(rand.New(rand.NewPCG(5, 6)), 8, 400, 800)
@@ -365,7 +358,7 @@ func TestSentencePartitionKilled(t *testing.T) {
 	}
 	// The killed postmaster's children may hold its port a while, and the
 	// cluster then starts on another: point the partition there.
-	remote = c.URL(dbtest.PrivateDatabase)
+	remote := c.URL(dbtest.PrivateDatabase)
 	if err := st.SetSentencePartitions(ctx, []string{partitionConnstr(t, local), partitionConnstr(t, remote)}); err != nil {
 		t.Fatal(err)
 	}
@@ -429,4 +422,42 @@ func TestSentencePartitionsReadLive(t *testing.T) {
 	if len(ms) < len(fp.Sentences) {
 		t.Errorf("after the partitions were removed: %d matches of the stored article's %d sentences", len(ms), len(fp.Sentences))
 	}
+}
+
+// localAndRemotePartitions gives st two sentence partitions: partition 0 a
+// database of url's server (returned), partition 1 a server of its own
+// (returned, for a test to stop or kill).
+func localAndRemotePartitions(t *testing.T, url string, st *repo.Store) (string, *pgcluster.Cluster) {
+	t.Helper()
+	local := partitionDatabases(t, url, 1)[0]
+	c := dbtest.PrivateCluster(t)
+	remote := c.URL(dbtest.PrivateDatabase)
+	if err := repo.PreparePartition(context.Background(), remote); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetSentencePartitions(context.Background(), []string{partitionConnstr(t, local), partitionConnstr(t, remote)}); err != nil {
+		t.Fatal(err)
+	}
+	return local, c
+}
+
+// partitionArticleIDs are the article ids of every sentence row of the
+// partition database at url, once a row.
+func partitionArticleIDs(t *testing.T, url string) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT article_id FROM sentence_part.sentences`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
