@@ -2,13 +2,10 @@ package repo_test
 
 import (
 	"context"
-	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
@@ -88,44 +85,7 @@ func TestClusterPageCostsTheSameWithLongMembers(t *testing.T) {
 		if want := 1 + len([]rune(text)); v.Members[1].TextLength != want && v.Members[1].TextLength != want+5 {
 			t.Errorf("the copy of %d characters is %d long", runes, v.Members[1].TextLength)
 		}
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		var c listCost
-		for _, s := range log.statements {
-			if verb := strings.ToUpper(strings.Fields(s.SQL)[0]); verb != "SELECT" && verb != "WITH" {
-				continue
-			}
-			rows, err := conn.Query(ctx, s.SQL, s.Args...)
-			if err != nil {
-				t.Fatalf("%s: %v", s.SQL, err)
-			}
-			for rows.Next() {
-				for _, v := range rows.RawValues() {
-					c.bytes += len(v)
-				}
-			}
-			rows.Close()
-			var plan []struct {
-				Plan struct {
-					Hit  int `json:"Shared Hit Blocks"`
-					Read int `json:"Shared Read Blocks"`
-				}
-			}
-			var out []byte
-			if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+s.SQL, s.Args...).Scan(&out); err != nil {
-				t.Fatalf("EXPLAIN %s: %v", s.SQL, err)
-			}
-			if err := json.Unmarshal(out, &plan); err != nil {
-				t.Fatal(err)
-			}
-			c.buffers += plan[0].Plan.Hit + plan[0].Plan.Read
-			if testing.Verbose() {
-				t.Logf("%d buffers: %.120s", plan[0].Plan.Hit+plan[0].Plan.Read, strings.Join(strings.Fields(s.SQL), " "))
-			}
-		}
+		c := replayCost(t, url, log.statements)
 		t.Logf("an original of %d characters: the page's %d statements return %d bytes and touch %d buffers", runes, len(log.statements), c.bytes, c.buffers)
 		return c
 	}

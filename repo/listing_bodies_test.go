@@ -40,6 +40,53 @@ func (l *statementLog) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryE
 // included when an expression reads a stored text).
 type listCost struct{ bytes, buffers int }
 
+// replayCost runs the reads among statements again on the database at url
+// (begin, commit and set have no rows): the bytes of the rows they return
+// and the shared buffers their plans touch, each read logged when verbose.
+func replayCost(t *testing.T, url string, statements []pgx.TraceQueryStartData) listCost {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var c listCost
+	for _, s := range statements {
+		if verb := strings.ToUpper(strings.Fields(s.SQL)[0]); verb != "SELECT" && verb != "WITH" {
+			continue
+		}
+		rows, err := conn.Query(ctx, s.SQL, s.Args...)
+		if err != nil {
+			t.Fatalf("%s: %v", s.SQL, err)
+		}
+		for rows.Next() {
+			for _, v := range rows.RawValues() {
+				c.bytes += len(v)
+			}
+		}
+		rows.Close()
+		var plan []struct {
+			Plan struct {
+				Hit  int `json:"Shared Hit Blocks"`
+				Read int `json:"Shared Read Blocks"`
+			}
+		}
+		var out []byte
+		if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+s.SQL, s.Args...).Scan(&out); err != nil {
+			t.Fatalf("EXPLAIN %s: %v", s.SQL, err)
+		}
+		if err := json.Unmarshal(out, &plan); err != nil {
+			t.Fatal(err)
+		}
+		c.buffers += plan[0].Plan.Hit + plan[0].Plan.Read
+		if testing.Verbose() {
+			t.Logf("%d buffers: %.120s", plan[0].Plan.Hit+plan[0].Plan.Read, strings.Join(strings.Fields(s.SQL), " "))
+		}
+	}
+	return c
+}
+
 // randomText is a text of n characters in sentences of 20 to 40, drawn at
 // random from common characters: no two sentences alike.
 func randomText(rng *rand.Rand, n int) string {
@@ -112,41 +159,7 @@ func TestListCostsTheSameWithLongMembers(t *testing.T) {
 		if len(page.Clusters) != 2 {
 			t.Fatalf("the list of clusters of %d characters has %d, want 2", runes, len(page.Clusters))
 		}
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		var c listCost
-		for _, s := range log.statements {
-			if verb := strings.ToUpper(strings.Fields(s.SQL)[0]); verb != "SELECT" && verb != "WITH" {
-				continue // begin, commit, set: no rows
-			}
-			rows, err := conn.Query(ctx, s.SQL, s.Args...)
-			if err != nil {
-				t.Fatalf("%s: %v", s.SQL, err)
-			}
-			for rows.Next() {
-				for _, v := range rows.RawValues() {
-					c.bytes += len(v)
-				}
-			}
-			rows.Close()
-			var plan []struct {
-				Plan struct {
-					Hit  int `json:"Shared Hit Blocks"`
-					Read int `json:"Shared Read Blocks"`
-				}
-			}
-			var out []byte
-			if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+s.SQL, s.Args...).Scan(&out); err != nil {
-				t.Fatalf("EXPLAIN %s: %v", s.SQL, err)
-			}
-			if err := json.Unmarshal(out, &plan); err != nil {
-				t.Fatal(err)
-			}
-			c.buffers += plan[0].Plan.Hit + plan[0].Plan.Read
-		}
+		c := replayCost(t, url, log.statements)
 		t.Logf("members of %d characters: the list's %d statements return %d bytes and touch %d buffers", runes, len(log.statements), c.bytes, c.buffers)
 		return c
 	}
