@@ -26,6 +26,13 @@ var (
 	NearCandidateArgs  = nearCandidateArgs
 )
 
+// HoldBeforeTidy makes every split wait, once registered and before it
+// deletes the moved rows, for hold to return.
+func HoldBeforeTidy(hold func()) (restore func()) {
+	beforeTidy = hold
+	return func() { beforeTidy = func() {} }
+}
+
 // CopyRow and CopyArticles load fixtures without judging them.
 type CopyRow = copyRow
 

@@ -24,9 +24,10 @@ import (
 // next ones (each takes the lock shared before writing its sentences); the
 // new home catches up to the source's WAL position of that moment; the
 // primary's sentence_partitions is changed in one transaction, which
-// PL/Proxy reads on its next call; for a split, the rows that moved are
-// deleted from their old partition (a lookup in between sees them twice,
-// and the merge keeps one: sentenceSearchFromParts); and the lock goes.
+// PL/Proxy reads on its next call; and the lock goes. For a split, the rows
+// that moved are then deleted from their old partition in batches, writes
+// going on (a lookup in between sees them twice, and the merge keeps one:
+// sentenceSearchFromParts).
 // Lookups never pause, and read a complete partition throughout. The
 // source's wal_level must be logical (devdb's partitions are). Figures and
 // the steps by hand: docs/operations.md, "Moving and splitting sentence
@@ -42,6 +43,7 @@ type PartitionMove struct {
 	Rows  int64         // rows the new homes hold once caught up
 	Copy  time.Duration // from the subscriptions to the pause
 	Pause time.Duration // the writes held back
+	Tidy  time.Duration // a split's delete of the moved rows, writes going on
 }
 
 // replication is one new home of sentence rows: its source, and the rows
@@ -98,9 +100,55 @@ func (s *Store) SplitPartitions(ctx context.Context, targets []string) (Partitio
 			SELECT $1 + n - 1, c FROM unnest($2::text[]) WITH ORDINALITY AS t(c, n)`, n, targets)
 		return err
 	}, func(ctx context.Context, j replication) error {
-		// The moved rows leave their old partition.
-		return onPartition(ctx, j.source, `DELETE FROM sentence_part.sentences WHERE `+j.filter)
+		return deleteMovedRows(ctx, j.source, j.filter)
 	})
+}
+
+// beforeTidy runs once a split is registered and before its moved rows are
+// deleted; a test holds the split there.
+var beforeTidy = func() {}
+
+// deleteBatch is how many rows one transaction of deleteMovedRows looks at.
+const deleteBatch = 20_000
+
+// deleteMovedRows deletes from the partition at connstr the rows a split
+// gave another (filter), once registered and with the writes going on: in
+// transactions of a range of article ids each (about deleteBatch rows, by
+// the primary key), so that none holds many row locks or runs long, and a
+// range is read once. Nothing writes those rows meanwhile (their articles
+// are routed to the new partition); a lookup sees them on both partitions
+// until they go, and the merge keeps one (sentenceSearchFromParts).
+func deleteMovedRows(ctx context.Context, connstr, filter string) error {
+	c, err := pgx.Connect(ctx, connstr)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	var lo int64
+	if err := c.QueryRow(ctx, `SELECT coalesce(min(article_id), 0) FROM sentence_part.sentences`).Scan(&lo); err != nil {
+		return err
+	}
+	for {
+		// The range ends at the article id deleteBatch rows on (an index
+		// scan of the primary key), or past the last row.
+		var hi *int64
+		err := c.QueryRow(ctx, `SELECT article_id FROM sentence_part.sentences WHERE article_id >= $1
+			ORDER BY article_id OFFSET $2 LIMIT 1`, lo, deleteBatch).Scan(&hi)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if hi != nil && *hi == lo { // one article of more rows than a batch
+			*hi = lo + 1
+		}
+		if hi == nil {
+			_, err = c.Exec(ctx, `DELETE FROM sentence_part.sentences WHERE article_id >= $1 AND (`+filter+`)`, lo)
+			return err
+		}
+		if _, err := c.Exec(ctx, `DELETE FROM sentence_part.sentences WHERE article_id >= $1 AND article_id < $2 AND (`+filter+`)`, lo, *hi); err != nil {
+			return err
+		}
+		lo = *hi
+	}
 }
 
 // partitionConnstrs returns the partitions' connection strings in order.
@@ -179,10 +227,15 @@ func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
 		return out, interpretError(err, "pause partition writes")
 	}
 	paused := time.Now()
-	defer func() {
-		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, partitionWritesLock)
-		out.Pause = time.Since(paused)
-	}()
+	resumed := false
+	resume := func() {
+		if !resumed {
+			resumed = true
+			_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, partitionWritesLock)
+			out.Pause = time.Since(paused)
+		}
+	}
+	defer resume()
 	for _, j := range jobs {
 		if err := waitCaughtUp(ctx, j); err != nil {
 			return out, err
@@ -211,12 +264,19 @@ func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
 		return out, interpretError(err, "register sentence partitions")
 	}
 	s.parts.forget()
+	// The writes go on: what remains (a split's rows leaving their old
+	// partition) grows with the partition, and no write reaches those rows
+	// any more.
+	resume()
 	if after != nil {
+		beforeTidy()
+		tidied := time.Now()
 		for _, j := range jobs {
 			if err := after(ctx, j); err != nil {
 				return out, fmt.Errorf("%s, registered: %w", j.name, err)
 			}
 		}
+		out.Tidy = time.Since(tidied)
 	}
 	return out, nil
 }

@@ -221,3 +221,113 @@ func matchKeys(ms []service.SentenceMatch) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestSentencePartitionsSplitDeletesAfterThePause splits two partitions
+// (on two servers) into four and holds the split once it has registered
+// the four, before it deletes the rows that moved: meanwhile an ingest is
+// acknowledged (the writes are no longer paused) and a lookup of an
+// article whose rows moved answers what the primary's table does (its rows
+// on two partitions at once, counted once); once the split ends the old
+// partitions keep none of the rows they gave.
+func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t, dbtest.URL(t), 8)
+	a := dbtest.PrivateCluster(t, "wal_level = logical")
+	b := dbtest.PrivateCluster(t, "wal_level = logical")
+	db := func(c interface{ URL(string) string }, name string) string {
+		t.Helper()
+		u, err := dbtest.CreateDatabase(ctx, c.URL("postgres"), name, dbtest.DatabaseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := repo.PreparePartition(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		return partitionConnstr(t, u)
+	}
+	olds := []string{db(a, "p0"), db(b, "p1")}
+	if err := st.SetSentencePartitions(ctx, olds); err != nil {
+		t.Fatal(err)
+	}
+	svc := newService(t, st)
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(49, 52))
+	arts := nv.Overlapping(rng, 24, 300, 900)
+	for i, art := range arts[:20] {
+		if _, err := svc.Ingest(ctx, input("before-"+strconv.Itoa(i), art), svc.Defaults()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var movedID int64 // an article whose rows partition 0 gives partition 2
+	err := st.Pool().QueryRow(ctx, `SELECT id FROM articles WHERE hashint8(id) & 3 = 2 ORDER BY id LIMIT 1`).Scan(&movedID)
+	if err != nil {
+		t.Fatalf("no article moves to partition 2: %v", err)
+	}
+
+	registered, resume := make(chan struct{}), make(chan struct{})
+	defer repo.HoldBeforeTidy(func() { close(registered); <-resume })()
+	type result struct {
+		m   repo.PartitionMove
+		err error
+	}
+	done := make(chan result, 1)
+	targets := []string{db(b, "s2"), db(a, "s3")}
+	go func() {
+		m, err := st.SplitPartitions(ctx, targets)
+		done <- result{m, err}
+	}()
+	select {
+	case <-registered:
+	case r := <-done:
+		t.Fatalf("split: %v", r.err)
+	}
+
+	ingestCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	_, err = svc.Ingest(ingestCtx, input("during", arts[20]), svc.Defaults())
+	cancel()
+	if err != nil {
+		t.Errorf("ingest before the moved rows are deleted: %v; want it acknowledged, the writes resumed", err)
+	}
+	if partitionRows(t, targets[0]) == 0 {
+		t.Error("partition 2 holds no row")
+	}
+	sentences, _, err := st.ArticleText(ctx, movedID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := service.SentenceQuery{Sentences: sentences, MaxDistance: 3}
+	got, err := st.SentenceMatches(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := st.SentenceMatchesTableAlone(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := matchKeys(got), matchKeys(want); !slices.Equal(g, w) || len(w) == 0 {
+		t.Errorf("lookup of moved article %d before the delete: %d matches, the table %d", movedID, len(g), len(w))
+	}
+
+	close(resume)
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("split: %v", r.err)
+	}
+	t.Logf("split: %d rows, copy %s, pause %s, delete %s", r.m.Rows, r.m.Copy, r.m.Pause, r.m.Tidy)
+	for p, c := range olds {
+		conn, err := pgx.Connect(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n, stray int
+		err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE hashint8(article_id) & 3 <> $1)
+			FROM sentence_part.sentences`, p).Scan(&n, &stray)
+		conn.Close(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stray != 0 || n == 0 {
+			t.Errorf("partition %d: %d rows, %d of them another partition's", p, n, stray)
+		}
+	}
+}

@@ -95,8 +95,8 @@ func (a *app) partitions(ctx context.Context, cfg Config, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "split into %d partitions: %d rows moved, copied in %s, writes paused %s\n",
-			2*len(rest), m.Rows, m.Copy.Round(time.Millisecond), m.Pause.Round(time.Millisecond))
+		fmt.Fprintf(a.stdout, "split into %d partitions: %d rows moved, copied in %s, writes paused %s, moved rows deleted in %s\n",
+			2*len(rest), m.Rows, m.Copy.Round(time.Millisecond), m.Pause.Round(time.Millisecond), m.Tidy.Round(time.Millisecond))
 		return nil
 	}
 }
