@@ -10,10 +10,12 @@ import (
 
 // The sweep of the sentence partitions' rows of articles that do not exist
 // (ingests rolled back after their partition write; articles deleted):
-// repo/sentence_partitions.go. The searches already leave them out; the
-// sweep frees their space. Then the rows of corrections rolled back are
-// written again from the primary's table. Without partitions it costs one
-// count.
+// repo/sentence_partitions_sweep.go. The searches already leave them out;
+// the sweep frees their space, reading only the rows written since its last
+// pass and the articles deleted since (the first pass after migration 00052
+// reads every id; so does `dedupd partitions sweep`). Then the rows of
+// corrections rolled back are written again from the primary's table.
+// Without partitions it costs one count.
 const (
 	// partitionSweepEvery is how often the sweep runs.
 	partitionSweepEvery = 10 * time.Minute
@@ -38,7 +40,7 @@ func sweepPartitions(ctx context.Context, st *repo.Store, log *slog.Logger) {
 			return
 		case <-t.C:
 		}
-		n, err := st.SweepPartitionSentences(ctx, partitionSweepSettled)
+		n, err := st.SweepRecentPartitionSentences(ctx, partitionSweepSettled)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("sweep of the sentence partitions failed; it runs again later", "err", err)

@@ -222,6 +222,17 @@ $$;
 
 COMMENT ON FUNCTION public.record_copy_event() IS 'Writes the outbox row of a copy whose credit was just stored; a copy already told about its original is not told again.';
 
+CREATE FUNCTION public.record_departed_articles() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM sentence_partitions) THEN
+        INSERT INTO sentence_partition_departed (article_id) SELECT id FROM departed_articles;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION public.refresh_cluster_listing(ids bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
@@ -328,6 +339,15 @@ CREATE FUNCTION public.source_owner(src text) RETURNS text
     RETURN COALESCE((SELECT s.owner FROM public.sources s WHERE (s.source = source_owner.src)), NULLIF(split_part(src, '-'::text, 1), ''::text), src);
 
 COMMENT ON FUNCTION public.source_owner(src text) IS 'The owner of a source: from the sources table, else the part of its name before the first ''-'' (cctv-news: cctv), else the source itself.';
+
+CREATE FUNCTION public.sweep_everything_again() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE sentence_partition_sweep SET swept_before = NULL;
+    RETURN NULL;
+END
+$$;
 
 CREATE FUNCTION public.truncate_sentences_of_articles() RETURNS trigger
     LANGUAGE plpgsql
@@ -987,6 +1007,13 @@ COMMENT ON TABLE public.fingerprint_upgrades IS 'For each fingerprint version: h
 
 COMMENT ON COLUMN public.fingerprint_upgrades.rejudged_through IS 'The unique articles of the version ingested before this time, or at it with an id up to rejudged_after_id, have been judged again.';
 
+CREATE TABLE public.sentence_partition_departed (
+    article_id bigint NOT NULL,
+    departed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE public.sentence_partition_departed IS 'Articles deleted while the sentence index had partitions, whose partition rows the next sweep deletes (migration 00052).';
+
 CREATE TABLE public.sentence_partition_settings (
     only_row boolean DEFAULT true NOT NULL,
     version integer DEFAULT 1 NOT NULL,
@@ -998,6 +1025,14 @@ CREATE TABLE public.sentence_partition_settings (
 );
 
 COMMENT ON TABLE public.sentence_partition_settings IS 'PL/Proxy''s settings of cluster ''sentences'' (seconds, 0 none; a partition''s connect_timeout goes in its connstr) and the version of its configuration, raised by every change of sentence_partitions, that makes PL/Proxy read it again.';
+
+CREATE TABLE public.sentence_partition_sweep (
+    only_row boolean DEFAULT true NOT NULL,
+    swept_before timestamp with time zone,
+    CONSTRAINT sentence_partition_sweep_only_row_check CHECK (only_row)
+);
+
+COMMENT ON TABLE public.sentence_partition_sweep IS 'The sweep of the sentence partitions has looked at every row written before swept_before; NULL: the next pass reads every id (migration 00052).';
 
 CREATE TABLE public.sentence_partitions (
     part integer NOT NULL,
@@ -1169,6 +1204,9 @@ ALTER TABLE ONLY public.kept_articles
 ALTER TABLE ONLY public.sentence_partition_settings
     ADD CONSTRAINT sentence_partition_settings_pkey PRIMARY KEY (only_row);
 
+ALTER TABLE ONLY public.sentence_partition_sweep
+    ADD CONSTRAINT sentence_partition_sweep_pkey PRIMARY KEY (only_row);
+
 ALTER TABLE ONLY public.sentence_partitions
     ADD CONSTRAINT sentence_partitions_pkey PRIMARY KEY (part);
 
@@ -1289,6 +1327,8 @@ CREATE TRIGGER articles_copy_event_update AFTER UPDATE OF credit, duplicate_of O
 
 CREATE TRIGGER articles_delete_sentences AFTER DELETE ON public.articles REFERENCING OLD TABLE AS deleted_articles FOR EACH STATEMENT EXECUTE FUNCTION public.delete_sentences_of_deleted_articles();
 
+CREATE TRIGGER articles_departed AFTER DELETE ON public.articles REFERENCING OLD TABLE AS departed_articles FOR EACH STATEMENT EXECUTE FUNCTION public.record_departed_articles();
+
 CREATE TRIGGER articles_heads BEFORE INSERT OR UPDATE OF body, plain_body ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_heads();
 
 CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
@@ -1298,6 +1338,8 @@ CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON pub
 CREATE TRIGGER articles_text_length BEFORE INSERT OR UPDATE OF body, content_type ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_text_length();
 
 CREATE TRIGGER articles_truncate_sentences AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.truncate_sentences_of_articles();
+
+CREATE TRIGGER articles_truncated_sweep AFTER TRUNCATE ON public.articles FOR EACH STATEMENT EXECUTE FUNCTION public.sweep_everything_again();
 
 CREATE TRIGGER cluster_listing_delete AFTER DELETE ON public.articles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_delete();
 
