@@ -146,17 +146,24 @@ const (
 
 // writeSentenceParts writes sentence rows (sentenceValues') to their
 // articles' partitions, replacing what those articles had there; forget
-// are articles left with no sentence, whose rows there go.
+// are articles left with no sentence, whose rows there go. rewrite says
+// whether the rows replace those of stored articles (a correction,
+// replacement, re-fingerprint or repair), not a new article's.
 //
 // It takes the partition-writes lock shared first, in the same round trip,
 // so that a move or split of partitions (sentence_partitions_move.go) waits
-// for this transaction to end and holds back the next.
-func writeSentenceParts(ctx context.Context, db querier, rows [][]any, forget []int64) error {
+// for this transaction to end and holds back the next; a rewrite takes the
+// partition-rewrites lock shared too, which a split holds until the rows
+// that moved are gone from their old partition.
+func writeSentenceParts(ctx context.Context, db querier, rows [][]any, forget []int64, rewrite bool) error {
 	if len(forget) == 0 && len(rows) == 0 {
 		return nil
 	}
 	b := &pgx.Batch{}
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, partitionWritesLock)
+	if rewrite || len(forget) > 0 {
+		b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, partitionRewritesLock)
+	}
 	if len(forget) > 0 {
 		b.Queue(`SELECT count(*) FROM sentence_proxy.forget_replaced($1::int8[])`, forget)
 	}

@@ -38,6 +38,14 @@ import (
 // exclusively while it re-points the partitions.
 const partitionWritesLock int64 = 0x6e64_7061_7274 // "ndpart"
 
+// partitionRewritesLock is the advisory lock every write that replaces a
+// stored article's partition rows takes shared as well, and a split
+// exclusively from its pause until the rows that moved are deleted from
+// their old partition: a stale copy there of rows a correction replaced on
+// the new one would be returned beside them. New articles' writes, the
+// most, go on.
+const partitionRewritesLock int64 = 0x6e64_7072_6577 // "ndprew"
+
 // PartitionMove is what a move or a split did.
 type PartitionMove struct {
 	Rows  int64         // rows the new homes hold once caught up
@@ -225,6 +233,15 @@ func (s *Store) replicatePartitions(ctx context.Context, jobs []replication,
 	defer conn.Release()
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, partitionWritesLock); err != nil {
 		return out, interpretError(err, "pause partition writes")
+	}
+	if after != nil {
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, partitionRewritesLock); err != nil {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, partitionWritesLock)
+			return out, interpretError(err, "pause partition rewrites")
+		}
+		defer func() {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, partitionRewritesLock)
+		}()
 	}
 	paused := time.Now()
 	resumed := false

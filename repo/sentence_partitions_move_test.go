@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -258,11 +259,20 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var movedID int64 // an article whose rows partition 0 gives partition 2
-	err := st.Pool().QueryRow(ctx, `SELECT id FROM articles WHERE hashint8(id) & 3 = 2 ORDER BY id LIMIT 1`).Scan(&movedID)
+	var (
+		movedID  int64 // an article whose rows partition 0 gives partition 2
+		movedKey string
+	)
+	err := st.Pool().QueryRow(ctx, `SELECT id, external_id FROM articles WHERE hashint8(id) & 3 = 2 ORDER BY id LIMIT 1`).
+		Scan(&movedID, &movedKey)
 	if err != nil {
 		t.Fatalf("no article moves to partition 2: %v", err)
 	}
+	k, err := strconv.Atoi(strings.TrimPrefix(movedKey, "before-"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := arts[k]
 
 	registered, resume := make(chan struct{}), make(chan struct{})
 	defer repo.HoldBeforeTidy(func() { close(registered); <-resume })()
@@ -291,6 +301,20 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 	if partitionRows(t, targets[0]) == 0 {
 		t.Error("partition 2 holds no row")
 	}
+	// A correction of an article whose rows moved waits for the delete: its
+	// old rows, left on partition 0 a moment, would be returned beside the
+	// new ones on partition 2.
+	corrected := make(chan error, 1)
+	go func() {
+		_, err := svc.Ingest(ctx, input(movedKey, nv.Apply(rng, moved, corpus.AllEdits[0])), svc.Defaults())
+		corrected <- err
+	}()
+	select {
+	case err := <-corrected:
+		t.Errorf("a correction of moved article %d ended (%v) before its old rows were deleted", movedID, err)
+		corrected <- err
+	case <-time.After(time.Second):
+	}
 	sentences, _, err := st.ArticleText(ctx, movedID)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +336,22 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 	r := <-done
 	if r.err != nil {
 		t.Fatalf("split: %v", r.err)
+	}
+	if err := <-corrected; err != nil {
+		t.Fatalf("correction: %v", err)
+	}
+	if sentences, _, err = st.ArticleText(ctx, movedID); err != nil {
+		t.Fatal(err)
+	}
+	q = service.SentenceQuery{Sentences: sentences, MaxDistance: 3}
+	if got, err = st.SentenceMatches(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if want, err = st.SentenceMatchesTableAlone(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if g, w := matchKeys(got), matchKeys(want); !slices.Equal(g, w) || len(w) == 0 {
+		t.Errorf("lookup of corrected article %d after the split: %d matches, the table %d", movedID, len(g), len(w))
 	}
 	t.Logf("split: %d rows, copy %s, pause %s, delete %s", r.m.Rows, r.m.Copy, r.m.Pause, r.m.Tidy)
 	for p, c := range olds {

@@ -82,7 +82,7 @@ func (s *Store) RepairPartitionSentences(ctx context.Context, window, settled ti
 				forget = append(forget, id)
 			}
 		}
-		return writeSentenceParts(ctx, tx, values, forget)
+		return writeSentenceParts(ctx, tx, values, forget, true)
 	})
 	if err != nil {
 		return 0, interpretError(err, "repair partition sentences")

@@ -66,7 +66,7 @@ func (t *storeTx) writeSentences(ctx context.Context, id int64, sentences []fing
 	if replacing && len(sentences) == 0 {
 		forget = []int64{id}
 	}
-	return writeSentenceParts(ctx, t.db, rows, forget)
+	return writeSentenceParts(ctx, t.db, rows, forget, replacing)
 }
 
 func cond[T any](c bool, yes, no T) T {

@@ -67,7 +67,7 @@ func (t *storeTx) InsertMany(ctx context.Context, as []*service.Article, bodies 
 	if err != nil || parts == 0 {
 		return err
 	}
-	return writeSentenceParts(ctx, t.db, rows, nil)
+	return writeSentenceParts(ctx, t.db, rows, nil, false)
 }
 
 // Insert stores a new article and sets its ID, IngestedAt and ClusterID.
