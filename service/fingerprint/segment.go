@@ -2,7 +2,9 @@ package fingerprint
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -129,27 +131,30 @@ func (d *Dictionary) tagAll(ctx context.Context, pieces []piece, allScripts bool
 	return nil
 }
 
-// tag finds the words of pieces with one call of cppjieba.
+// tag finds the words of pieces with one call of cppjieba. The words that
+// may count are looked up together (wordTable.factsAll), and the pieces'
+// words share one array.
 func (d *Dictionary) tag(pieces []piece, allScripts bool) {
 	var b strings.Builder
+	var others [][]string // each piece's words of other scripts, with allScripts
+	if allScripts {
+		others = make([][]string, len(pieces))
+	}
 	for i := range pieces {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		text := pieces[i].normal
 		if allScripts {
-			var others []string
-			text, others = splitScripts(text)
-			for _, w := range others {
-				if d.counts(w) {
-					pieces[i].words = append(pieces[i].words, taggedWord{w, true, d.IDF(w)})
-				}
-			}
+			text, others[i] = splitScripts(text)
 		}
 		b.WriteString(text)
 	}
+	cut := d.jieba.Cut(b.String(), true)
+	s := tagScratchPool.Get().(*tagScratch)
+	defer s.put()
 	i := 0
-	for _, word := range d.jieba.Cut(b.String(), true) {
+	for _, word := range cut {
 		if word == "\n" {
 			i++
 			continue
@@ -157,8 +162,46 @@ func (d *Dictionary) tag(pieces []piece, allScripts bool) {
 		if i >= len(pieces) || !countable(word) {
 			continue
 		}
-		if f := d.words.facts(word); !f.stop {
-			pieces[i].words = append(pieces[i].words, taggedWord{word, isContent(word, f), d.idfOf(f)})
+		s.words = append(s.words, word)
+		s.pieces = append(s.pieces, int32(i))
+	}
+	s.facts = slices.Grow(s.facts[:0], len(s.words))[:len(s.words)]
+	d.words.factsAll(s.words, s.facts)
+	all := make([]taggedWord, 0, len(s.words))
+	k := 0
+	for i := range pieces {
+		start := len(all)
+		if others != nil {
+			for _, w := range others[i] {
+				if d.counts(w) {
+					all = append(all, taggedWord{w, true, d.IDF(w)})
+				}
+			}
+		}
+		for ; k < len(s.words) && s.pieces[k] == int32(i); k++ {
+			if f := s.facts[k]; !f.stop {
+				all = append(all, taggedWord{s.words[k], isContent(s.words[k], f), d.idfOf(f)})
+			}
+		}
+		if len(all) > start {
+			pieces[i].words = all[start:len(all):len(all)]
 		}
 	}
+}
+
+// tagScratch is tag's working memory, kept between calls: the words that
+// may count, their pieces' indexes and their facts.
+type tagScratch struct {
+	words  []string
+	pieces []int32
+	facts  []wordFacts
+}
+
+var tagScratchPool = sync.Pool{New: func() any { return new(tagScratch) }}
+
+// put empties s, letting go of the words' text, and returns it to the pool.
+func (s *tagScratch) put() {
+	clear(s.words)
+	s.words, s.pieces, s.facts = s.words[:0], s.pieces[:0], s.facts[:0]
+	tagScratchPool.Put(s)
 }

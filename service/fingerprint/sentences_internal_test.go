@@ -19,8 +19,9 @@ func TestSentenceSimhashUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	folded := 0
+	var scratch simhashScratch // shared, as sentencesOf shares it
 	for i, p := range pieces {
-		h, ok := d.sentenceSimhash(p.words)
+		h, ok := d.sentenceSimhash(p.words, &scratch)
 		wantH, wantOK := sentenceSimhashByMaps(p.words)
 		if h != wantH || ok != wantOK {
 			t.Fatalf("piece %d: sentenceSimhash = %016x, %v; with maps %016x, %v", i, h, ok, wantH, wantOK)

@@ -35,23 +35,27 @@ func ShinglesOf(normalised string) ShingleSet {
 	if b == "" {
 		return nil
 	}
-	var starts []int // byte offset of every rune, then len(b)
-	for i := range b {
-		starts = append(starts, i)
-	}
-	starts = append(starts, len(b))
-	runes := len(starts) - 1
-	var out []uint32
+	// at[r%shingleRunes] is the byte offset of rune r, for the last
+	// shingleRunes runes: a shingle ends where the rune after it starts.
+	var at [shingleRunes]int
+	out := make([]uint32, 0, len(b)/(3*shingleSample)+4) // about one in four of the runes, most of 3 bytes
 	keep := func(s string) {
 		if h := xxhash.Sum64String(s); h%shingleSample == 0 {
 			out = append(out, uint32(h>>32))
 		}
 	}
+	runes := 0
+	for i := range b {
+		if runes >= shingleRunes {
+			keep(b[at[runes%shingleRunes]:i])
+		}
+		at[runes%shingleRunes] = i
+		runes++
+	}
 	if runes < shingleRunes {
 		keep(b)
-	}
-	for i := 0; i+shingleRunes <= runes; i++ {
-		keep(b[starts[i]:starts[i+shingleRunes]])
+	} else {
+		keep(b[at[runes%shingleRunes]:])
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

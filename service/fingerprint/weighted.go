@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"context"
 	"math"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -101,17 +102,16 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 	if w.params.StripEdges {
 		from, to = coreSpan(text.plainBody, w.params.OneScript)
 	}
-	counts := make(map[string]float64, 256)
-	idf := make(map[string]float64, 256)
+	t := tallyPool.Get().(*tally)
+	defer t.put()
 	n := 0
 	for _, p := range pieces {
 		if !p.within(text.plainBody, from, to) {
 			continue
 		}
-		for _, t := range p.words { // every one counts
-			if !(w.params.DropNumbers && isNumber(t.word)) {
-				counts[t.word]++
-				idf[t.word] = t.idf
+		for _, tw := range p.words { // every one counts
+			if !(w.params.DropNumbers && isNumber(tw.word)) {
+				t.add(tw.word, tw.idf)
 				n++
 			}
 		}
@@ -119,20 +119,16 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 	if n == 0 {
 		return Fingerprint{}, ErrNoWords
 	}
+	var keywords []Keyword
 	if w.params.TitleWeight > 0 {
-		rules := wordRules{dropNumbers: w.params.DropNumbers, allScripts: w.params.AllScripts}
-		if _, err := w.dict.countWords(ctx, text.title, w.params.TitleWeight, rules, counts); err != nil {
+		if keywords, err = w.withTitle(ctx, t, text.title); err != nil {
 			return Fingerprint{}, err
 		}
-	}
-
-	keywords := make([]Keyword, 0, len(counts))
-	for word, tf := range counts {
-		v, ok := idf[word]
-		if !ok { // a word of the title alone
-			v = w.dict.IDF(word)
+	} else {
+		keywords = make([]Keyword, len(t.words))
+		for i, c := range t.words {
+			keywords[i] = Keyword{Word: c.word, Weight: c.tf * c.idf}
 		}
-		keywords = append(keywords, Keyword{Word: word, Weight: tf * v})
 	}
 	keywords = heaviest(keywords, w.params.TopN)
 
@@ -161,6 +157,69 @@ func (w *Weighted) Fingerprint(ctx context.Context, doc Document) (Fingerprint, 
 		Sentences:   w.dict.sentencesOf(pieces, doc.SkipSentences),
 		PlainBody:   text.plainBody,
 	}, nil
+}
+
+// withTitle returns the keywords of the body's tallied words and of the
+// title's, each occurrence in the title counting TitleWeight.
+func (w *Weighted) withTitle(ctx context.Context, t *tally, title string) ([]Keyword, error) {
+	counts := make(map[string]float64, len(t.words))
+	for _, c := range t.words {
+		counts[c.word] = c.tf
+	}
+	rules := wordRules{dropNumbers: w.params.DropNumbers, allScripts: w.params.AllScripts}
+	if _, err := w.dict.countWords(ctx, title, w.params.TitleWeight, rules, counts); err != nil {
+		return nil, err
+	}
+	keywords := make([]Keyword, 0, len(counts))
+	for word, tf := range counts {
+		v := w.dict.IDF(word) // a word of the title alone
+		if i, ok := t.index[word]; ok {
+			v = t.words[i].idf
+		}
+		keywords = append(keywords, Keyword{Word: word, Weight: tf * v})
+	}
+	return keywords, nil
+}
+
+// tally counts an article's words in the order first met, each with its
+// IDF, where two maps from words were made for every fingerprint; it is
+// kept between fingerprints (tallyPool).
+type tally struct {
+	index map[string]int32 // the place of each word in words
+	words []wordCount
+}
+
+type wordCount struct {
+	word    string
+	tf, idf float64
+}
+
+const maxPooledWords = 4096
+
+var tallyPool = sync.Pool{New: func() any { return &tally{index: make(map[string]int32, 256)} }}
+
+// add counts one occurrence of word, whose IDF is idf.
+func (t *tally) add(word string, idf float64) {
+	if i, ok := t.index[word]; ok {
+		t.words[i].tf++
+		t.words[i].idf = idf
+		return
+	}
+	t.index[word] = int32(len(t.words))
+	t.words = append(t.words, wordCount{word: word, tf: 1, idf: idf})
+}
+
+// put empties t, letting go of the words' text, and returns it to the
+// pool; not a tally grown past maxPooledWords, whose map would cost every
+// later article its clearing.
+func (t *tally) put() {
+	if len(t.words) > maxPooledWords {
+		return
+	}
+	clear(t.index)
+	clear(t.words)
+	t.words = t.words[:0]
+	tallyPool.Put(t)
 }
 
 func (w *Weighted) foldWeight(tfidf float64) float64 {
