@@ -63,16 +63,19 @@ func (s *Store) KnownSources(ctx context.Context) ([]service.SourceInfo, error) 
 
 // ReplaceSources makes the sources table hold exactly these sources, in
 // one transaction (the replicas that load the same file at once write the
-// same rows).
+// same rows). It writes only the rows that differ: a changed owner
+// rewrites original_owner on that source's copies (trigger
+// sources_copy_owners, migration 00048), which an unchanged file at each
+// start must not cost.
 func (s *Store) ReplaceSources(ctx context.Context, sources []service.SourceInfo) error {
 	return interpretError(pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `LOCK TABLE sources IN EXCLUSIVE MODE`); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM sources`); err != nil {
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_sources (LIKE sources INCLUDING ALL) ON COMMIT DROP`); err != nil {
 			return err
 		}
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"sources"}, []string{"source", "owner", "names"},
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"new_sources"}, []string{"source", "owner", "names"},
 			pgx.CopyFromSlice(len(sources), func(i int) ([]any, error) {
 				names := sources[i].Names
 				if names == nil {
@@ -80,6 +83,20 @@ func (s *Store) ReplaceSources(ctx context.Context, sources []service.SourceInfo
 				}
 				return []any{sources[i].Source, sources[i].Owner, names}, nil
 			}))
-		return err
+		if err != nil {
+			return err
+		}
+		for _, sql := range []string{
+			`DELETE FROM sources s WHERE NOT EXISTS (SELECT 1 FROM new_sources n WHERE n.source = s.source)`,
+			`UPDATE sources s SET owner = n.owner, names = n.names FROM new_sources n
+			 WHERE n.source = s.source AND (n.owner, n.names) IS DISTINCT FROM (s.owner, s.names)`,
+			`INSERT INTO sources (source, owner, names) SELECT source, owner, names FROM new_sources
+			 ON CONFLICT (source) DO NOTHING`,
+		} {
+			if _, err := tx.Exec(ctx, sql); err != nil {
+				return err
+			}
+		}
+		return nil
 	}), "replace sources")
 }

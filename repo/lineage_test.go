@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
+	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
 )
 
@@ -146,6 +147,7 @@ func storeLineage(t *testing.T, items []lineageItem, order []int, batch bool) []
 			}
 		}
 	}
+	dbtest.CheckOriginals(t, st.Pool())
 	rows, err := st.Pool().Query(ctx, `
 		SELECT a.source, a.status, coalesce(o.source, '-'), coalesce(a.distance, -1), coalesce(round(a.overlap::numeric, 4), -1),
 		       (SELECT h.source FROM articles h WHERE h.id = a.cluster_id)

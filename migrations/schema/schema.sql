@@ -105,6 +105,23 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.articles_original_source() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NEW.duplicate_of IS NULL THEN
+        NEW.original_source := NULL;
+        NEW.original_owner := NULL;
+    ELSE
+        SELECT o.source, source_owner(o.source) INTO NEW.original_source, NEW.original_owner
+        FROM articles o WHERE o.id = NEW.duplicate_of;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+COMMENT ON FUNCTION public.articles_original_source() IS 'Sets original_source and original_owner from the article duplicate_of names.';
+
 CREATE FUNCTION public.articles_shingles_head() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -340,6 +357,25 @@ CREATE FUNCTION public.source_owner(src text) RETURNS text
 
 COMMENT ON FUNCTION public.source_owner(src text) IS 'The owner of a source: from the sources table, else the part of its name before the first ''-'' (cctv-news: cctv), else the source itself.';
 
+CREATE FUNCTION public.sources_copy_owners() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    src text := CASE WHEN TG_OP = 'DELETE' THEN OLD.source ELSE NEW.source END;
+BEGIN
+    UPDATE articles SET original_owner = source_owner(src)
+    WHERE status <> 'unique' AND original_source = src AND original_owner IS DISTINCT FROM source_owner(src);
+    IF TG_OP = 'UPDATE' AND OLD.source <> NEW.source THEN
+        UPDATE articles SET original_owner = source_owner(OLD.source)
+        WHERE status <> 'unique' AND original_source = OLD.source
+          AND original_owner IS DISTINCT FROM source_owner(OLD.source);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+COMMENT ON FUNCTION public.sources_copy_owners() IS 'Rewrites original_owner on the copies of a source whose sources row changed.';
+
 CREATE FUNCTION public.sweep_everything_again() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -423,6 +459,8 @@ CREATE TABLE public.articles (
     text_length integer,
     body_head text,
     plain_head text,
+    original_source text,
+    original_owner text,
     CONSTRAINT articles_cluster_check CHECK (((cluster_head IS NULL) OR (duplicate_of IS NOT NULL))),
     CONSTRAINT articles_content_hash_check CHECK ((octet_length(content_hash) = 32)),
     CONSTRAINT articles_content_type_check CHECK ((content_type = ANY (ARRAY['text'::text, 'html'::text]))),
@@ -499,6 +537,10 @@ COMMENT ON COLUMN public.articles.text_length IS 'Characters of the text as arti
 COMMENT ON COLUMN public.articles.body_head IS 'The first 40,000 characters of body when it is longer, NULL otherwise: what a cluster''s page reads of a long article (trigger articles_heads; migration 00047).';
 
 COMMENT ON COLUMN public.articles.plain_head IS 'The first 40,000 characters of plain_body when it is longer, NULL otherwise (trigger articles_heads; migration 00047).';
+
+COMMENT ON COLUMN public.articles.original_source IS 'The source of the article duplicate_of names, NULL when none (trigger articles_original_source; migration 00048).';
+
+COMMENT ON COLUMN public.articles.original_owner IS 'source_owner(original_source), kept when the sources table changes (trigger sources_copy_owners; migration 00048).';
 
 ALTER TABLE public.articles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.articles_id_seq
@@ -1251,6 +1293,10 @@ CREATE INDEX articles_cluster_id_idx ON public.articles USING btree (cluster_id)
 
 CREATE INDEX articles_content_hash_idx ON public.articles USING btree (content_hash);
 
+CREATE INDEX articles_copies_by_original_owner_idx ON public.articles USING btree (original_owner, published_at) WHERE (status <> 'unique'::text);
+
+CREATE INDEX articles_copies_by_original_source_idx ON public.articles USING btree (original_source, published_at) WHERE (status <> 'unique'::text);
+
 CREATE INDEX articles_duplicate_of_idx ON public.articles USING btree (duplicate_of) WHERE (duplicate_of IS NOT NULL);
 
 CREATE INDEX articles_duplicates_published_idx ON public.articles USING btree (published_at) INCLUDE (source, status) WHERE (status <> 'unique'::text);
@@ -1333,6 +1379,8 @@ CREATE TRIGGER articles_heads BEFORE INSERT OR UPDATE OF body, plain_body ON pub
 
 CREATE TRIGGER articles_keep_version AFTER UPDATE OF body, title ON public.articles FOR EACH ROW EXECUTE FUNCTION public.keep_article_version();
 
+CREATE TRIGGER articles_original_source BEFORE INSERT OR UPDATE OF duplicate_of, original_source, original_owner ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_original_source();
+
 CREATE TRIGGER articles_shingles_head BEFORE INSERT OR UPDATE OF shingles ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_shingles_head();
 
 CREATE TRIGGER articles_text_length BEFORE INSERT OR UPDATE OF body, content_type ON public.articles FOR EACH ROW EXECUTE FUNCTION public.articles_text_length();
@@ -1348,6 +1396,10 @@ CREATE TRIGGER cluster_listing_insert AFTER INSERT ON public.articles REFERENCIN
 CREATE TRIGGER cluster_listing_update AFTER UPDATE ON public.articles REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.cluster_listing_after_update();
 
 CREATE TRIGGER sentence_partitions_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.sentence_partitions FOR EACH STATEMENT EXECUTE FUNCTION public.sentence_partitions_changed();
+
+CREATE TRIGGER sources_copy_owners AFTER INSERT OR DELETE ON public.sources FOR EACH ROW EXECUTE FUNCTION public.sources_copy_owners();
+
+CREATE TRIGGER sources_copy_owners_update AFTER UPDATE OF source, owner ON public.sources FOR EACH ROW WHEN (((old.source IS DISTINCT FROM new.source) OR (old.owner IS DISTINCT FROM new.owner))) EXECUTE FUNCTION public.sources_copy_owners();
 
 ALTER TABLE ONLY public.article_search
     ADD CONSTRAINT article_search_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;

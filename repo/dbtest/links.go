@@ -146,6 +146,24 @@ func CheckListing(t testing.TB, db Querier) {
 		) diff`); n != 0 {
 		t.Errorf("cluster_listing differs from the table in %d rows", n)
 	}
+	CheckOriginals(t, db)
+}
+
+// CheckOriginals asserts that every article's original_source and
+// original_owner, which triggers keep, are the source and owner of the
+// article it links to (NULL for one that links to none). A schema before
+// migration 00048 (a test that migrated down) has no such columns.
+func CheckOriginals(t testing.TB, db Querier) {
+	t.Helper()
+	if countRows(t, db, `SELECT count(*) FROM pg_attribute WHERE attrelid = 'articles'::regclass AND attname = 'original_owner' AND NOT attisdropped`) == 0 {
+		return
+	}
+	if n := countRows(t, db, `
+		SELECT count(*) FROM articles d LEFT JOIN articles o ON o.id = d.duplicate_of
+		WHERE d.original_source IS DISTINCT FROM o.source
+		   OR d.original_owner IS DISTINCT FROM CASE WHEN o.id IS NOT NULL THEN source_owner(o.source) END`); n != 0 {
+		t.Errorf("%d articles store another original source or owner than the article they link to has", n)
+	}
 }
 
 func shingleSetOf(stored []int32) fingerprint.ShingleSet {

@@ -10,11 +10,12 @@
 //
 // Usage:
 //
-//	DATABASE_URL=postgres://… go run ./cmd/uibench [-articles 1000000] [-requests 30] [-keep] [-reuse NAME] [-md ../docs/ui.md]
+//	DATABASE_URL=postgres://… go run ./cmd/uibench [-articles 1000000] [-requests 30] [-keep] [-reuse NAME] [-only TEXT] [-md ../docs/ui.md]
 //
 // DATABASE_URL names a server where the role may CREATE DATABASE; the
 // database uibench_<articles> is dropped at the end unless -keep (and
-// -reuse measures a kept one again without loading it).
+// -reuse measures a kept one again without loading it; -only times just
+// the kinds of page whose name contains TEXT, for a quick look).
 package main
 
 import (

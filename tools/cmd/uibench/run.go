@@ -42,6 +42,7 @@ type config struct {
 	keep           bool
 	reuse          string
 	md             string
+	only           string
 	command        string
 }
 
@@ -58,8 +59,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the database")
 	fs.StringVar(&cfg.reuse, "reuse", "", "measure this kept database again instead of loading one")
 	fs.StringVar(&cfg.md, "md", "", "write the table into this Markdown file, between <!-- uibench:begin --> and <!-- uibench:end -->")
+	fs.StringVar(&cfg.only, "only", "", "time only the kinds of page whose name contains this, for a quick look (not with -md)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if cfg.only != "" && cfg.md != "" {
+		return errors.New("-only times a part of the table: it is not written with -md")
 	}
 	if cfg.serverURL == "" {
 		return errors.New("DATABASE_URL is not set: it names the server where the benchmark's database is made")
@@ -484,6 +489,9 @@ func measure(ctx context.Context, cfg config, pool *pgxpool.Pool, svc *service.S
 	defer func() { res.loadAfter = loadAverage() }()
 kinds:
 	for _, k := range kinds {
+		if !strings.Contains(k.name, cfg.only) {
+			continue
+		}
 		for _, u := range k.urls { // warm up, and check the page is what it should be
 			status, body, err := c.get(u)
 			if err == nil && status == http.StatusSeeOther && strings.HasPrefix(u, "/ui/search") {
@@ -527,6 +535,9 @@ kinds:
 			}
 		}
 		res.timings = append(res.timings, t)
+	}
+	if cfg.only != "" {
+		return res, nil
 	}
 	// The keep form: a POST, the decision stored, a redirect.
 	t := timing{name: "keep form (POST, then 303)", goal: pageGoal}
