@@ -66,7 +66,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID, unlocked: unlocked}, opts)
+	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID, unlocked: unlocked, heads: !replacing && !in.arrived}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -242,9 +242,12 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 	}
 	for i, it := range g {
 		published := effectivePublished(it.in.PublishedAt, s.now())
-		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) {
+		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) ||
+			slices.ContainsFunc(decisions[i].later, func(id int64) bool { return isGroupID(id, ids) }) {
 			// It heads the cluster of copies published after it, or relinks
-			// partial copies stored before it (ingest_promote.go), which a
+			// partial copies stored before it (ingest_promote.go), or one
+			// before it in the group published after it covers it enough
+			// (decision.later) and may be such a copy once stored, which a
 			// group's single write does not do: store one by one.
 			return s.saveOneByOne(ctx, tx, g)
 		}

@@ -103,13 +103,21 @@ func coversEnough(fp fingerprint.Fingerprint, sentences, text Coverage) bool {
 // coverages, each the larger of the two measures, so that an editor tells
 // an excerpt of an article (This near 1) from an expansion of one (That
 // near 1).
-func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
+//
+// Never to an article published after it (published, its effective
+// publication; zero for no bound): in publication order that one arrived
+// later and judged this one from its own side, so this one leaves it out
+// (decision.later) and heads it instead when it is its copy (copyOf,
+// ingest_promote.go). A stored article judged again passes zero: nothing
+// there turns such a link round, and dropping it would lose it.
+func decidePartial(fp fingerprint.Fingerprint, published time.Time, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
 	own := fp.Shingles
 	if len(boilerplate) > 0 {
 		own = own.Without(boilerplate)
 	}
 	matches := make([]Match, 0, len(candidates))
 	var copies []laterCopy
+	var later []int64
 	for _, c := range candidates {
 		sentences, text := links[c.ID].coverage, textCoverage(own, c, boilerplate)
 		if lc, ok := copyOf(fp, links[c.ID], c, sentences, text); ok {
@@ -119,11 +127,15 @@ func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, c
 			continue
 		}
 		m := newMatch(fp, c, false)
+		if !published.IsZero() && published.Before(m.published()) {
+			later = append(later, c.ID)
+			continue
+		}
 		m.Coverage = Coverage{This: max(sentences.This, text.This), That: max(sentences.That, text.That)}
 		matches = append(matches, m)
 	}
 	if len(matches) == 0 { // none covers enough, or deleted since their sentences were read
-		return decision{status: StatusUnique, copies: copies}
+		return decision{status: StatusUnique, copies: copies, later: later}
 	}
 	slices.SortFunc(matches, func(a, b Match) int {
 		return cmp.Or(
@@ -133,7 +145,7 @@ func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, c
 			cmp.Compare(a.ID, b.ID),
 		)
 	})
-	d := decision{status: StatusPartialDuplicate, best: &matches[0], matches: matches, copies: copies}
+	d := decision{status: StatusPartialDuplicate, best: &matches[0], matches: matches, copies: copies, later: later}
 	if len(d.matches) > opts.Limit {
 		d.matches = d.matches[:opts.Limit]
 	}

@@ -1,7 +1,9 @@
 package service
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -43,12 +45,85 @@ func TestDecidePartialByText(t *testing.T) {
 			fp := fingerprint.Fingerprint{Shingles: article, Sentences: make([]fingerprint.Sentence, tt.sentences)}
 			links := map[int64]*sharedArticle{7: {coverage: tt.shared}}
 			c := Candidate{ID: 7, Shingles: tt.theirs}
-			d := decidePartial(fp, links, []Candidate{c}, tt.boilerplate, opts)
+			d := decidePartial(fp, time.Time{}, links, []Candidate{c}, tt.boilerplate, opts)
 			if d.status != tt.want {
 				t.Fatalf("status %s, want %s", d.status, tt.want)
 			}
 			if d.best != nil && d.best.Coverage.This != tt.wantThis {
 				t.Errorf("coverage %+v, want this %v", d.best.Coverage, tt.wantThis)
+			}
+		})
+	}
+}
+
+// TestDecidePartialNeverLinksToALaterArticle: an article is no partial
+// duplicate of an article published after it (its effective time: one
+// published far after its arrival counts as its arrival). That one is left
+// out (later), the best earlier one taken instead, and when it copies the
+// article from its own side it is found as its copy; equal times and no
+// bound (a stored article judged again) keep the old choice.
+func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	type cand struct {
+		id                  int64
+		published, ingested time.Duration // from t0; stored after the publication
+		shared              Coverage      // by sentences, from the judged article's side
+	}
+	excerpt := Coverage{This: 0.8, That: 0.9} // each holds most of the other
+	tests := []struct {
+		name      string
+		bound     time.Time
+		cands     []cand
+		want      int64 // the article linked to, 0 for none
+		wantLater []int64
+		wantCopy  []int64 // the later ones it heads (headsCopies)
+	}{
+		{"an earlier article", t0, []cand{{7, -time.Hour, 3 * time.Hour, excerpt}}, 7, nil, nil},
+		{"a later one, its copy", t0, []cand{{7, time.Hour, 3 * time.Hour, excerpt}}, 0, []int64{7}, []int64{7}},
+		{"a later one covering it, not its copy", t0, []cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 0.65, That: 0.3}}}, 0, []int64{7}, nil},
+		{"the later one covers more: the earlier taken", t0,
+			[]cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 1, That: 0.9}}, {8, -time.Hour, 3 * time.Hour, Coverage{This: 0.7}}}, 8, []int64{7}, []int64{7}},
+		{"published at the same time", t0, []cand{{7, 0, 3 * time.Hour, excerpt}}, 7, nil, nil},
+		{"no bound: judged again", time.Time{}, []cand{{7, time.Hour, 3 * time.Hour, excerpt}}, 7, nil, nil},
+		{"a time far after its arrival counts as the arrival", t0, []cand{{7, 2 * time.Hour, -time.Hour, excerpt}}, 7, nil, nil},
+		{"a time just after its arrival is trusted", t0, []cand{{7, 5 * time.Minute, 0, excerpt}}, 0, []int64{7}, []int64{7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fp := fingerprint.Fingerprint{Sentences: make([]fingerprint.Sentence, 5)}
+			links := make(map[int64]*sharedArticle)
+			var candidates []Candidate
+			for _, c := range tt.cands {
+				links[c.id] = &sharedArticle{match: SentenceMatch{ArticleID: c.id, Status: StatusUnique},
+					pairs: make([]SentencePair, 5), coverage: c.shared}
+				candidates = append(candidates, Candidate{ID: c.id, ClusterID: c.id,
+					PublishedAt: t0.Add(c.published), IngestedAt: t0.Add(c.ingested)})
+			}
+			d := decidePartial(fp, tt.bound, links, candidates, nil, Options{Limit: 10})
+			var got int64
+			if d.best != nil {
+				got = d.best.ID
+			}
+			if got != tt.want || (got == 0) != (d.status == StatusUnique) {
+				t.Errorf("links to %d (%s), want %d", got, d.status, tt.want)
+			}
+			if !slices.Equal(d.later, tt.wantLater) {
+				t.Errorf("left out as later %v, want %v", d.later, tt.wantLater)
+			}
+			for _, m := range d.matches {
+				if !tt.bound.IsZero() && tt.bound.Before(m.published()) {
+					t.Errorf("match %d published after the article", m.ID)
+				}
+			}
+			if tt.bound.IsZero() {
+				return
+			}
+			var copies []int64
+			for _, c := range headsCopies(tt.bound, d) {
+				copies = append(copies, c.ID)
+			}
+			if !slices.Equal(copies, tt.wantCopy) {
+				t.Errorf("copies it heads %v, want %v", copies, tt.wantCopy)
 			}
 		})
 	}
