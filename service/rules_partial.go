@@ -151,3 +151,23 @@ func decidePartial(fp fingerprint.Fingerprint, published time.Time, links map[in
 	}
 	return d
 }
+
+// withoutLaterPartials is decision d of the article index (decide) without
+// its partial matches published after published (zero for no bound), as
+// decidePartial leaves them out: the best chosen again among the rest,
+// none left when it had only those (the partial step then looks further).
+func withoutLaterPartials(d decision, published time.Time) decision {
+	if published.IsZero() || !slices.ContainsFunc(d.matches, func(m Match) bool { return m.partial && published.Before(m.published()) }) {
+		return d
+	}
+	out := decision{copies: d.copies, later: d.later}
+	for _, m := range d.matches {
+		if m.partial && published.Before(m.published()) {
+			out.later = append(out.later, m.ID)
+		} else {
+			out.matches = append(out.matches, m)
+		}
+	}
+	out.chooseBest()
+	return out
+}

@@ -128,3 +128,47 @@ func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
 		})
 	}
 }
+
+// TestWithoutLaterPartials: of the article index's matches, the partial
+// ones published after the article are left out and the best chosen again
+// (the earliest near one, else the closest partial one); near ones
+// published after it stay (it heads those: promotes), and no bound leaves
+// the decision as it was.
+func TestWithoutLaterPartials(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	m := func(id int64, partial bool, distance int, published time.Duration) Match {
+		return Match{ID: id, PublishedAt: t0.Add(published), ingestedAt: t0.Add(3 * time.Hour), partial: partial,
+			Similarity: Similarity{Distance: distance, Overlap: 0.5, WordRatio: 0.5}}
+	}
+	tests := []struct {
+		name      string
+		bound     time.Time
+		matches   []Match
+		want      int64
+		status    Status
+		wantLater []int64
+	}{
+		{"only a later partial", t0, []Match{m(7, true, 3, time.Hour)}, 0, StatusUnique, []int64{7}},
+		{"a later partial, an earlier one", t0, []Match{m(7, true, 2, time.Hour), m(8, true, 5, -time.Hour)}, 8, StatusPartialDuplicate, []int64{7}},
+		{"a later near one stays", t0, []Match{m(7, false, 2, time.Hour), m(8, true, 5, time.Hour)}, 7, StatusNearDuplicate, []int64{8}},
+		{"an earlier partial", t0, []Match{m(7, true, 3, -time.Hour)}, 7, StatusPartialDuplicate, nil},
+		{"no bound", time.Time{}, []Match{m(7, true, 3, time.Hour)}, 7, StatusPartialDuplicate, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := decision{matches: tt.matches}
+			d.chooseBest()
+			d = withoutLaterPartials(d, tt.bound)
+			var got int64
+			if d.best != nil {
+				got = d.best.ID
+			}
+			if got != tt.want || d.status != tt.status {
+				t.Errorf("links to %d (%s), want %d (%s)", got, d.status, tt.want, tt.status)
+			}
+			if !slices.Equal(d.later, tt.wantLater) {
+				t.Errorf("left out as later %v, want %v", d.later, tt.wantLater)
+			}
+		})
+	}
+}

@@ -39,7 +39,8 @@ type judging struct {
 // for no bound on its partial matches), judged against its stored copies
 // (exact) and near candidates (near).
 func judgeCandidates(fp fingerprint.Fingerprint, published time.Time, exact, near []Candidate, opts Options) *judging {
-	return &judging{fp: fp, published: published, opts: opts, exact: exact, near: near, d: decide(fp, exact, near, opts)}
+	return &judging{fp: fp, published: published, opts: opts, exact: exact, near: near,
+		d: withoutLaterPartials(decide(fp, exact, near, opts), published)}
 }
 
 // checksBoilerplate reports whether step 2 may take the near match away.
@@ -57,7 +58,7 @@ func (j *judging) wantsSentences() bool {
 // article's.
 func (j *judging) withHolders(holders []Holders) {
 	if j.checksBoilerplate() {
-		j.d = redecide(j.fp, j.d, j.exact, j.near, holders, j.opts)
+		j.d = withoutLaterPartials(redecide(j.fp, j.d, j.exact, j.near, holders, j.opts), j.published)
 	}
 }
 
