@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -168,6 +169,58 @@ func TestWithoutLaterPartials(t *testing.T) {
 			}
 			if !slices.Equal(d.later, tt.wantLater) {
 				t.Errorf("left out as later %v, want %v", d.later, tt.wantLater)
+			}
+		})
+	}
+}
+
+// TestJudgingLeavesOutLaterPartials: a story judged against a stored
+// expansion of it (the story plus two sentences: the article index's
+// partial match) or a stored excerpt (the partial step's), published
+// after it, links to neither when judged with its publication time — in
+// publication order they found it — and to one of them without a bound,
+// so the fixture reaches the rule both ways.
+func TestJudgingLeavesOutLaterPartials(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	opts := DefaultOptions
+	article := func(id int64, title, body string, at time.Duration) indexed {
+		fp := testFingerprint(t, title, body)
+		in := &ArticleInput{Text: Text{Title: title, Body: body}, Source: "s", ExternalID: fmt.Sprint(id), PublishedAt: t0.Add(at)}
+		return indexed{id: id, in: in, fp: fp, text: fingerprint.SentenceTexts(fp.PlainBody, fp.Sentences)}
+	}
+	a := article(1, "Pier", story(0, 0, 6), 0)
+	// The article index finds the expansion within its bits (made so: the
+	// made-up stories' fingerprints differ by more), a partial match: it
+	// holds the story plus more.
+	expansion := article(2, "Pier", story(0, 0, 6)+" "+story(2, 0, 2), time.Hour)
+	expansion.fp.Simhash = a.fp.Simhash
+	for _, tc := range []struct {
+		name    string
+		stored  indexed
+		partial bool // the article index's partial match, not the partial step's
+	}{
+		{"an expansion published after it", expansion, true},
+		{"an excerpt published after it", article(3, "Pier", story(0, 0, 4), time.Hour), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pool := []indexed{tc.stored}
+			judge := func(bound time.Time) decision {
+				exact, near := copiesAndNear(pool, a.fp, a.in.PublishedAt, opts)
+				return runJudging(judgeCandidates(a.fp, bound, exact, near, opts), sentenceMatches(pool, a.fp), a.in.PublishedAt, byIDs(pool))
+			}
+			free := judge(time.Time{})
+			if free.best == nil || free.best.ID != tc.stored.id || free.status != StatusPartialDuplicate {
+				t.Fatalf("without a bound: %s of %v, want a partial duplicate of %d (the fixture)", free.status, free.best, tc.stored.id)
+			}
+			if free.best.partial != tc.partial {
+				t.Fatalf("without a bound, matched by the article index %v, want %v (the fixture)", free.best.partial, tc.partial)
+			}
+			d := judge(a.in.PublishedAt)
+			if d.best != nil || d.status != StatusUnique {
+				t.Errorf("with its publication time: %s of %d, want unique", d.status, d.best.ID)
+			}
+			if !slices.Contains(d.later, tc.stored.id) {
+				t.Errorf("left out as later %v, want %d among them", d.later, tc.stored.id)
 			}
 		})
 	}
