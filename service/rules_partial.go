@@ -123,12 +123,16 @@ func decidePartial(fp fingerprint.Fingerprint, published time.Time, links map[in
 		if lc, ok := copyOf(fp, links[c.ID], c, sentences, text); ok {
 			copies = append(copies, lc)
 		}
-		if !coversEnough(fp, sentences, text) {
-			continue
-		}
 		m := newMatch(fp, c, false)
 		if !published.IsZero() && published.Before(m.published()) {
-			later = append(later, c.ID)
+			// A group's article not stored yet may be its copy too: the
+			// group is then stored one by one, and this one finds it.
+			if _, itsCopy := copiesFromItsSide(links[c.ID], sentences, text); coversEnough(fp, sentences, text) || (c.IngestedAt.IsZero() && itsCopy) {
+				later = append(later, c.ID)
+			}
+			continue
+		}
+		if !coversEnough(fp, sentences, text) {
 			continue
 		}
 		m.Coverage = Coverage{This: max(sentences.This, text.This), That: max(sentences.That, text.That)}

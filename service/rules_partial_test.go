@@ -69,6 +69,7 @@ func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
 		id                  int64
 		published, ingested time.Duration // from t0; stored after the publication
 		shared              Coverage      // by sentences, from the judged article's side
+		inGroup             bool          // of the article's group, not stored yet
 	}
 	excerpt := Coverage{This: 0.8, That: 0.9} // each holds most of the other
 	tests := []struct {
@@ -79,15 +80,18 @@ func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
 		wantLater []int64
 		wantCopy  []int64 // the later ones it heads (headsCopies)
 	}{
-		{"an earlier article", t0, []cand{{7, -time.Hour, 3 * time.Hour, excerpt}}, 7, nil, nil},
-		{"a later one, its copy", t0, []cand{{7, time.Hour, 3 * time.Hour, excerpt}}, 0, []int64{7}, []int64{7}},
-		{"a later one covering it, not its copy", t0, []cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 0.65, That: 0.3}}}, 0, []int64{7}, nil},
+		{"an earlier article", t0, []cand{{7, -time.Hour, 3 * time.Hour, excerpt, false}}, 7, nil, nil},
+		{"a later one, its copy", t0, []cand{{7, time.Hour, 3 * time.Hour, excerpt, false}}, 0, []int64{7}, []int64{7}},
+		{"a later one covering it, not its copy", t0, []cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 0.65, That: 0.3}, false}}, 0, []int64{7}, nil},
 		{"the later one covers more: the earlier taken", t0,
-			[]cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 1, That: 0.9}}, {8, -time.Hour, 3 * time.Hour, Coverage{This: 0.7}}}, 8, []int64{7}, []int64{7}},
-		{"published at the same time", t0, []cand{{7, 0, 3 * time.Hour, excerpt}}, 7, nil, nil},
-		{"no bound: judged again", time.Time{}, []cand{{7, time.Hour, 3 * time.Hour, excerpt}}, 7, nil, nil},
-		{"a time far after its arrival counts as the arrival", t0, []cand{{7, 2 * time.Hour, -time.Hour, excerpt}}, 7, nil, nil},
-		{"a time just after its arrival is trusted", t0, []cand{{7, 5 * time.Minute, 0, excerpt}}, 0, []int64{7}, []int64{7}},
+			[]cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 1, That: 0.9}, false}, {8, -time.Hour, 3 * time.Hour, Coverage{This: 0.7}, false}}, 8, []int64{7}, []int64{7}},
+		{"published at the same time", t0, []cand{{7, 0, 3 * time.Hour, excerpt, false}}, 7, nil, nil},
+		{"no bound: judged again", time.Time{}, []cand{{7, time.Hour, 3 * time.Hour, excerpt, false}}, 7, nil, nil},
+		{"a time far after its arrival counts as the arrival", t0, []cand{{7, 2 * time.Hour, -time.Hour, excerpt, false}}, 7, nil, nil},
+		{"a time just after its arrival is trusted", t0, []cand{{7, 5 * time.Minute, 0, excerpt, false}}, 0, []int64{7}, []int64{7}},
+		{"a later stored one copying it from its side only", t0, []cand{{7, time.Hour, 3 * time.Hour, Coverage{This: 0.3, That: 0.65}, false}}, 0, nil, []int64{7}},
+		{"a later one of its group copying it from its side only", t0, []cand{{7, time.Hour, 0, Coverage{This: 0.3, That: 0.65}, true}}, 0, []int64{7}, nil},
+		{"a later one of its group sharing little", t0, []cand{{7, time.Hour, 0, Coverage{This: 0.3, That: 0.5}, true}}, 0, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,8 +101,11 @@ func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
 			for _, c := range tt.cands {
 				links[c.id] = &sharedArticle{match: SentenceMatch{ArticleID: c.id, Status: StatusUnique},
 					pairs: make([]SentencePair, 5), coverage: c.shared}
-				candidates = append(candidates, Candidate{ID: c.id, ClusterID: c.id,
-					PublishedAt: t0.Add(c.published), IngestedAt: t0.Add(c.ingested)})
+				cd := Candidate{ID: c.id, ClusterID: c.id, PublishedAt: t0.Add(c.published), IngestedAt: t0.Add(c.ingested)}
+				if c.inGroup {
+					cd.ClusterID, cd.IngestedAt = 0, time.Time{}
+				}
+				candidates = append(candidates, cd)
 			}
 			d := decidePartial(fp, tt.bound, links, candidates, nil, Options{Limit: 10})
 			var got int64
