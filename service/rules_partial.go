@@ -157,16 +157,20 @@ func decidePartial(fp fingerprint.Fingerprint, published time.Time, links map[in
 }
 
 // withoutLaterPartials is decision d of the article index (decide) without
-// its partial matches published after published (zero for no bound), as
-// decidePartial leaves them out: the best chosen again among the rest,
-// none left when it had only those (the partial step then looks further).
+// its partial matches published after published (zero for no bound) that
+// are in another article's cluster, as decidePartial leaves them out: the
+// best chosen again among the rest, none left when it had only those (the
+// partial step then looks further). One heading its own cluster stays: the
+// article heads it instead, relinked as in publication order (promotes,
+// partialLink); one in another's cluster found its own link then.
 func withoutLaterPartials(d decision, published time.Time) decision {
-	if published.IsZero() || !slices.ContainsFunc(d.matches, func(m Match) bool { return m.partial && published.Before(m.published()) }) {
+	later := func(m Match) bool { return m.partial && m.clusterID != m.ID && published.Before(m.published()) }
+	if published.IsZero() || !slices.ContainsFunc(d.matches, later) {
 		return d
 	}
 	out := decision{copies: d.copies, later: d.later}
 	for _, m := range d.matches {
-		if m.partial && published.Before(m.published()) {
+		if later(m) {
 			out.later = append(out.later, m.ID)
 		} else {
 			out.matches = append(out.matches, m)

@@ -138,16 +138,18 @@ func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
 }
 
 // TestWithoutLaterPartials: of the article index's matches, the partial
-// ones published after the article are left out and the best chosen again
-// (the earliest near one, else the closest partial one); near ones
-// published after it stay (it heads those: promotes), and no bound leaves
-// the decision as it was.
+// ones published after the article in another's cluster are left out and
+// the best chosen again (the earliest near one, else the closest partial
+// one); near ones and partial ones heading their cluster published after
+// it stay (it heads those: promotes), and no bound leaves the decision as
+// it was.
 func TestWithoutLaterPartials(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	m := func(id int64, partial bool, distance int, published time.Duration) Match {
 		return Match{ID: id, PublishedAt: t0.Add(published), ingestedAt: t0.Add(3 * time.Hour), partial: partial,
 			Similarity: Similarity{Distance: distance, Overlap: 0.5, WordRatio: 0.5}}
 	}
+	heads := func(m Match) Match { m.clusterID = m.ID; return m }
 	tests := []struct {
 		name      string
 		bound     time.Time
@@ -160,6 +162,7 @@ func TestWithoutLaterPartials(t *testing.T) {
 		{"a later partial, an earlier one", t0, []Match{m(7, true, 2, time.Hour), m(8, true, 5, -time.Hour)}, 8, StatusPartialDuplicate, []int64{7}},
 		{"a later near one stays", t0, []Match{m(7, false, 2, time.Hour), m(8, true, 5, time.Hour)}, 7, StatusNearDuplicate, []int64{8}},
 		{"an earlier partial", t0, []Match{m(7, true, 3, -time.Hour)}, 7, StatusPartialDuplicate, nil},
+		{"a later partial heading its cluster stays", t0, []Match{heads(m(7, true, 3, time.Hour)), m(8, true, 2, time.Hour)}, 7, StatusPartialDuplicate, []int64{8}},
 		{"no bound", time.Time{}, []Match{m(7, true, 3, time.Hour)}, 7, StatusPartialDuplicate, nil},
 	}
 	for _, tt := range tests {
@@ -182,8 +185,8 @@ func TestWithoutLaterPartials(t *testing.T) {
 }
 
 // TestJudgingLeavesOutLaterPartials: a story judged against a stored
-// expansion of it (the story plus two sentences: the article index's
-// partial match) or a stored excerpt (the partial step's), published
+// expansion of it in another's cluster (the story plus two sentences: the
+// article index's partial match) or a stored excerpt (the partial step's), published
 // after it, links to neither when judged with its publication time — in
 // publication order they found it — and to one of them without a bound,
 // so the fixture reaches the rule both ways.
