@@ -46,7 +46,7 @@ func (s *Service) Check(ctx context.Context, in ArticleInput, opts Options) (Ver
 			return Verdict{}, err
 		}
 	}
-	sc := scope{exclude: self, self: self}
+	sc := scope{exclude: self, self: self, heads: self == 0 && !in.arrived}
 	reads, err := readInTurn(ctx, s.store, fp, in.PublishedAt, sc, opts, opts.SharedSentences)
 	if err != nil {
 		return Verdict{}, err

@@ -55,7 +55,7 @@ func (s *Service) judgeStored(ctx context.Context, tx Tx, locks *clusterLocks, g
 	var searched []int
 	for k, it := range items {
 		apart := g.apart[it.ID]
-		js[k] = judgeCandidates(it.fp, apart.drop(exact[k]), apart.drop(near[k]), opts)
+		js[k] = judgeCandidates(it.fp, time.Time{}, apart.drop(exact[k]), apart.drop(near[k]), opts) // no bound: see decidePartial
 		if js[k].wantsSentences() {
 			searched = append(searched, k)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -66,7 +67,7 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		}
 	}
 
-	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID, unlocked: unlocked}, opts)
+	d, candidates, err := s.judge(ctx, tx, fp, in.PublishedAt, scope{exclude: existing.ID, self: existing.ID, unlocked: unlocked, heads: !replacing && !in.arrived}, opts)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -240,12 +241,20 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 	if err != nil {
 		return err
 	}
+	holding := groupHolders(g)
 	for i, it := range g {
 		published := effectivePublished(it.in.PublishedAt, s.now())
-		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) {
+		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) ||
+			len(decisions[i].later) > 0 ||
+			(!it.in.arrived && decisions[i].status == StatusPartialDuplicate && (laterMatch(decisions[i], published) || laterSharing(g, holding, i, published))) {
 			// It heads the cluster of copies published after it, or relinks
-			// partial copies stored before it (ingest_promote.go), which a
-			// group's single write does not do: store one by one.
+			// partial copies stored before it (ingest_promote.go), or an
+			// article published after it, stored or before it in the group,
+			// may be such a copy — one left out as its partial match
+			// (decision.later), or, for a partial duplicate, which looks for
+			// its copies (judgeCopies), one of its matches or one of the
+			// group sharing a sentence with it — which a group's single
+			// write does not do: store one by one.
 			return s.saveOneByOne(ctx, tx, g)
 		}
 	}
@@ -369,4 +378,41 @@ func checkGroupMatches(ctx context.Context, tx Tx, decisions []decision, ids []i
 		}
 	}
 	return nil
+}
+
+// laterMatch reports whether one of d's matches was published after
+// published.
+func laterMatch(d decision, published time.Time) bool {
+	return slices.ContainsFunc(d.matches, func(m Match) bool { return published.Before(m.published()) })
+}
+
+// groupHolders is, for each sentence text of a group's articles, the
+// articles holding it, in the group's order.
+func groupHolders(g []*arrival) map[uint64][]int {
+	holding := make(map[uint64][]int)
+	for i, it := range g {
+		for _, s := range it.fp.Sentences {
+			if h := holding[s.TextHash]; len(h) == 0 || h[len(h)-1] != i {
+				holding[s.TextHash] = append(h, i)
+			}
+		}
+	}
+	return holding
+}
+
+// laterSharing reports whether an article before article i of group g,
+// published after it (published, its effective time), shares a sentence
+// with it (holding: groupHolders).
+func laterSharing(g []*arrival, holding map[uint64][]int, i int, published time.Time) bool {
+	for _, s := range g[i].fp.Sentences {
+		for _, j := range holding[s.TextHash] {
+			if j >= i {
+				break
+			}
+			if published.Before(g[j].in.PublishedAt) {
+				return true
+			}
+		}
+	}
+	return false
 }

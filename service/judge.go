@@ -29,7 +29,11 @@ func (s *Service) judge(ctx context.Context, r JudgeReader, fp fingerprint.Finge
 // rules' steps (rules_verdict.go) each given what it asks for.
 func (s *Service) judgeFrom(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, published time.Time,
 	sc scope, opts Options, reads judgeReads) (decision, int, error) {
-	j := judgeCandidates(fp, reads.apart.drop(reads.exact), reads.apart.drop(reads.near), opts)
+	var bound time.Time
+	if sc.heads {
+		bound = effectivePublished(published, s.now())
+	}
+	j := judgeCandidates(fp, bound, reads.apart.drop(reads.exact), reads.apart.drop(reads.near), opts)
 	if !j.wantsSentences() {
 		err := s.judgeCopies(ctx, r, j, reads, published, sc)
 		return j.decision(), len(reads.near), err

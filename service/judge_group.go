@@ -34,7 +34,11 @@ func (s *Service) judgeGroup(ctx context.Context, r JudgeReader, g []*arrival, i
 	for i, it := range g {
 		ex, nr := withEarlier(it.fp, it.in.PublishedAt, it.opts, earlier, exact[i], near[i])
 		earlier = append(earlier, groupCandidate(it, ids[i]))
-		js[i], counts[i] = judgeCandidates(it.fp, ex, nr, it.opts), len(near[i])
+		var bound time.Time
+		if !it.in.arrived {
+			bound = effectivePublished(it.in.PublishedAt, s.now())
+		}
+		js[i], counts[i] = judgeCandidates(it.fp, bound, ex, nr, it.opts), len(near[i])
 		if js[i].wantsSentences() {
 			searched = append(searched, i)
 		}

@@ -102,6 +102,10 @@ type scope struct {
 	exclude int64     // an article left out (the one judged, or one leaving); 0 for none
 	before  time.Time // only articles ingested before this; zero for all
 	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
+	// heads says the article judged is a new one sent with its publication
+	// time, which heads its partial copies published after it once stored
+	// (ingest_promote.go): none of those is its partial match.
+	heads bool
 	// unlocked are the sentences of the article judged that its writer
 	// left unlocked as known boilerplate, for judge to confirm
 	// (locks_boilerplate.go); nil when it holds no lock.

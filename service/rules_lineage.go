@@ -125,19 +125,29 @@ func copyOf(fp fingerprint.Fingerprint, sa *sharedArticle, c Candidate, sentence
 	if c.IngestedAt.IsZero() || (sa.match.Status != StatusPartialDuplicate && !(sa.match.Status == StatusUnique && c.ClusterID == c.ID)) {
 		return laterCopy{}, false
 	}
+	coverage, ok := copiesFromItsSide(sa, sentences, text)
+	if !ok {
+		return laterCopy{}, false
+	}
+	m := newMatch(fp, c, false)
+	m.partial = true
+	m.Coverage = coverage
+	return laterCopy{Match: m, status: sa.match.Status, shingles: c.Shingles}, true
+}
+
+// copiesFromItsSide reports whether an article sharing sentences with the
+// one judged (sa; sentences and text its coverages seen from the judged
+// one's side) copies it by the partial rule applied from its own side, and
+// its coverage seen from there.
+func copiesFromItsSide(sa *sharedArticle, sentences, text Coverage) (Coverage, bool) {
 	own := Coverage{This: sentences.That, That: sentences.This}
 	ownText := Coverage{This: text.That, That: text.This}
 	thisMin := partialThis
 	if len(sa.pairs) < shortArticle { // a copy of so few shared sentences must be found whole
 		thisMin = 1
 	}
-	if !(own.This >= thisMin || own.That >= partialThat || ownText.This >= max(thisMin, partialText) || ownText.That >= partialText) {
-		return laterCopy{}, false
-	}
-	m := newMatch(fp, c, false)
-	m.partial = true
-	m.Coverage = Coverage{This: max(own.This, ownText.This), That: max(own.That, ownText.That)}
-	return laterCopy{Match: m, status: sa.match.Status, shingles: c.Shingles}, true
+	ok := own.This >= thisMin || own.That >= partialThat || ownText.This >= max(thisMin, partialText) || ownText.That >= partialText
+	return Coverage{This: max(own.This, ownText.This), That: max(own.That, ownText.That)}, ok
 }
 
 // withCopies measures, for a judging decided on a near or exact match, the

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"slices"
+	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -87,7 +88,7 @@ func linkPartial(d *member, targets []*member, opts Options) decision {
 	if len(candidates) == 0 {
 		return noLink
 	}
-	return decidePartial(d.fp, links, candidates, nil, opts)
+	return decidePartial(d.fp, time.Time{}, links, candidates, nil, opts) // no bound: see decidePartial
 }
 
 // sentenceCoverage is how much of own's sentences (by length) are found,

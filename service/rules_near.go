@@ -111,22 +111,30 @@ func decide(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) d
 	// partial ones last; the best is the earliest published of the near and
 	// exact ones (rules_lineage.go), the first sorted among equals, else
 	// the earliest published of the closest partial ones.
-	d := decision{status: StatusUnique, matches: matches}
-	if len(matches) > 0 {
-		d.best = cmp.Or(earliestHolder(matches), earliestClosest(matches))
-		switch {
-		case d.best.exact:
-			d.status = StatusExactDuplicate
-		case d.best.partial:
-			d.status = StatusPartialDuplicate
-		default:
-			d.status = StatusNearDuplicate
-		}
-	}
+	d := decision{matches: matches}
+	d.chooseBest()
 	if len(d.matches) > opts.Limit {
 		d.matches = d.matches[:opts.Limit]
 	}
 	return d
+}
+
+// chooseBest sets d's best and status from its matches, sorted closest
+// first as decide sorts them: unique when there are none.
+func (d *decision) chooseBest() {
+	d.best, d.status = nil, StatusUnique
+	if len(d.matches) == 0 {
+		return
+	}
+	d.best = cmp.Or(earliestHolder(d.matches), earliestClosest(d.matches))
+	switch {
+	case d.best.exact:
+		d.status = StatusExactDuplicate
+	case d.best.partial:
+		d.status = StatusPartialDuplicate
+	default:
+		d.status = StatusNearDuplicate
+	}
 }
 
 // inWindow reports whether t is within opts' window around published.

@@ -103,27 +103,43 @@ func coversEnough(fp fingerprint.Fingerprint, sentences, text Coverage) bool {
 // coverages, each the larger of the two measures, so that an editor tells
 // an excerpt of an article (This near 1) from an expansion of one (That
 // near 1).
-func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
+//
+// Never to an article published after it (published, its effective
+// publication; zero for no bound): in publication order that one arrived
+// later and judged this one from its own side, so this one leaves it out
+// (decision.later) and heads it instead when it is its copy (copyOf,
+// ingest_promote.go). A stored article judged again passes zero: nothing
+// there turns such a link round, and dropping it would lose it.
+func decidePartial(fp fingerprint.Fingerprint, published time.Time, links map[int64]*sharedArticle, candidates []Candidate, boilerplate fingerprint.ShingleSet, opts Options) decision {
 	own := fp.Shingles
 	if len(boilerplate) > 0 {
 		own = own.Without(boilerplate)
 	}
 	matches := make([]Match, 0, len(candidates))
 	var copies []laterCopy
+	var later []int64
 	for _, c := range candidates {
 		sentences, text := links[c.ID].coverage, textCoverage(own, c, boilerplate)
 		if lc, ok := copyOf(fp, links[c.ID], c, sentences, text); ok {
 			copies = append(copies, lc)
 		}
+		m := newMatch(fp, c, false)
+		if !published.IsZero() && published.Before(m.published()) {
+			// A group's article not stored yet may be its copy too: the
+			// group is then stored one by one, and this one finds it.
+			if _, itsCopy := copiesFromItsSide(links[c.ID], sentences, text); coversEnough(fp, sentences, text) || (c.IngestedAt.IsZero() && itsCopy) {
+				later = append(later, c.ID)
+			}
+			continue
+		}
 		if !coversEnough(fp, sentences, text) {
 			continue
 		}
-		m := newMatch(fp, c, false)
 		m.Coverage = Coverage{This: max(sentences.This, text.This), That: max(sentences.That, text.That)}
 		matches = append(matches, m)
 	}
 	if len(matches) == 0 { // none covers enough, or deleted since their sentences were read
-		return decision{status: StatusUnique, copies: copies}
+		return decision{status: StatusUnique, copies: copies, later: later}
 	}
 	slices.SortFunc(matches, func(a, b Match) int {
 		return cmp.Or(
@@ -133,9 +149,33 @@ func decidePartial(fp fingerprint.Fingerprint, links map[int64]*sharedArticle, c
 			cmp.Compare(a.ID, b.ID),
 		)
 	})
-	d := decision{status: StatusPartialDuplicate, best: &matches[0], matches: matches, copies: copies}
+	d := decision{status: StatusPartialDuplicate, best: &matches[0], matches: matches, copies: copies, later: later}
 	if len(d.matches) > opts.Limit {
 		d.matches = d.matches[:opts.Limit]
 	}
 	return d
+}
+
+// withoutLaterPartials is decision d of the article index (decide) without
+// its partial matches published after published (zero for no bound) that
+// are in another article's cluster, as decidePartial leaves them out: the
+// best chosen again among the rest, none left when it had only those (the
+// partial step then looks further). One heading its own cluster stays: the
+// article heads it instead, relinked as in publication order (promotes,
+// partialLink); one in another's cluster found its own link then.
+func withoutLaterPartials(d decision, published time.Time) decision {
+	later := func(m Match) bool { return m.partial && m.clusterID != m.ID && published.Before(m.published()) }
+	if published.IsZero() || !slices.ContainsFunc(d.matches, later) {
+		return d
+	}
+	out := decision{copies: d.copies, later: d.later}
+	for _, m := range d.matches {
+		if later(m) {
+			out.later = append(out.later, m.ID)
+		} else {
+			out.matches = append(out.matches, m)
+		}
+	}
+	out.chooseBest()
+	return out
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"slices"
+	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
@@ -24,17 +25,22 @@ import (
 // The rules read nothing and lock nothing, so a test can hold a group's
 // verdicts to one-by-one verdicts without a database (rules_verdict_test.go).
 type judging struct {
-	fp          fingerprint.Fingerprint
+	fp fingerprint.Fingerprint
+	// published is the article's effective publication: step 3 links it
+	// to no article published after it (decidePartial); zero for no bound.
+	published   time.Time
 	opts        Options
 	exact, near []Candidate
 	d           decision
 	links       map[int64]*sharedArticle // step 3's articles sharing sentences
 }
 
-// judgeCandidates is step 1: fp judged against its stored copies (exact)
-// and near candidates (near).
-func judgeCandidates(fp fingerprint.Fingerprint, exact, near []Candidate, opts Options) *judging {
-	return &judging{fp: fp, opts: opts, exact: exact, near: near, d: decide(fp, exact, near, opts)}
+// judgeCandidates is step 1: fp, published at published (effective; zero
+// for no bound on its partial matches), judged against its stored copies
+// (exact) and near candidates (near).
+func judgeCandidates(fp fingerprint.Fingerprint, published time.Time, exact, near []Candidate, opts Options) *judging {
+	return &judging{fp: fp, published: published, opts: opts, exact: exact, near: near,
+		d: withoutLaterPartials(decide(fp, exact, near, opts), published)}
 }
 
 // checksBoilerplate reports whether step 2 may take the near match away.
@@ -52,7 +58,7 @@ func (j *judging) wantsSentences() bool {
 // article's.
 func (j *judging) withHolders(holders []Holders) {
 	if j.checksBoilerplate() {
-		j.d = redecide(j.fp, j.d, j.exact, j.near, holders, j.opts)
+		j.d = withoutLaterPartials(redecide(j.fp, j.d, j.exact, j.near, holders, j.opts), j.published)
 	}
 }
 
@@ -72,7 +78,7 @@ func (j *judging) prospects(found []SentenceMatch, within func(SentenceMatch) bo
 // withProspects is step 3, from the candidates prospects asked for (those
 // still stored) and found, the matches prospects was given.
 func (j *judging) withProspects(found []SentenceMatch, candidates []Candidate) {
-	j.d = decidePartial(j.fp, j.links, candidates, boilerplateShingles(j.fp, holdersIn(j.fp, found)), j.opts)
+	j.d = decidePartial(j.fp, j.published, j.links, candidates, boilerplateShingles(j.fp, holdersIn(j.fp, found)), j.opts)
 }
 
 // decision is the verdict's decision so far.

@@ -244,7 +244,7 @@ func TestGroupJudgedAsOneByOne(t *testing.T) {
 			pool := slices.Clone(stored)
 			for _, a := range arriving {
 				exact, near := copiesAndNear(pool, a.fp, a.in.PublishedAt, opts)
-				j := judgeCandidates(a.fp, exact, near, opts)
+				j := judgeCandidates(a.fp, a.in.PublishedAt, exact, near, opts)
 				d := runJudging(j, sentenceMatches(pool, a.fp), a.in.PublishedAt, byIDs(pool))
 				oneByOne = append(oneByOne, judgedOf(d))
 				pool = append(pool, a)
@@ -274,7 +274,7 @@ func TestGroupJudgedAsOneByOne(t *testing.T) {
 					}
 					return out
 				}
-				d := runJudging(judgeCandidates(it.fp, ex, nr, opts), found, it.in.PublishedAt, candidates)
+				d := runJudging(judgeCandidates(it.fp, it.in.PublishedAt, ex, nr, opts), found, it.in.PublishedAt, candidates)
 				asGroup = append(asGroup, judgedOf(d))
 			}
 

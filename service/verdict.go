@@ -91,4 +91,9 @@ type decision struct {
 	// it in part, seen from their side (laterCopy, rules_lineage.go): those
 	// published after it it heads once stored (ingest_promote.go).
 	copies []laterCopy
+	// later are the articles published after it left out as its partial
+	// match (decidePartial, withoutLaterPartials), and the group's articles
+	// published after it that copy it: a group holding one is stored one
+	// by one, so that this article finds it as its copy.
+	later []int64
 }
