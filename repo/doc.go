@@ -15,6 +15,8 @@
 // The sentence index can live in partition databases reached through
 // PL/Proxy (sentence_partitions.go): a check's search without the ones
 // that are down (sentence_partitions_missing.go), moving and splitting them
-// while serving (sentence_partitions_move.go), and the repair of rows a
-// rolled-back correction left (sentence_partitions_repair.go).
+// while serving (sentence_partitions_move.go), the sweep of rows of
+// articles that do not exist (sentence_partitions_sweep.go), and the
+// repair of rows a rolled-back correction left
+// (sentence_partitions_repair.go).
 package repo

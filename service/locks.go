@@ -94,6 +94,23 @@ func ClusterLockKey(id int64) LockKey {
 	return lockKey(lockSpaceCluster, uint64(id))
 }
 
+// Kind names what a lock key is for ("article key", "family-A block",
+// "sentence", "cluster"), "" for a key of none of these: for the reports of
+// what writers waited for (tools/cmd/dedupbench).
+func (k LockKey) Kind() string {
+	switch space := int64(k) >> lockValueBits; {
+	case space == lockSpaceKey:
+		return "article key"
+	case space >= lockSpaceBlockA && space < lockSpaceBlockA+int64(len(fingerprint.Blocks{}.A)):
+		return "family-A block"
+	case space == lockSpaceSentence:
+		return "sentence"
+	case space == lockSpaceCluster:
+		return "cluster"
+	}
+	return ""
+}
+
 // lockBusy is the lock a transaction gave up on; before it runs again,
 // withRetry waits until that lock is free, holding no other.
 type lockBusy struct{ key LockKey }

@@ -213,9 +213,10 @@ commands:
                      double the 2^k partitions: one new database a
                      partition, each taking half of its partition's rows
   partitions sweep   delete the partitions' rows of articles that do not
-                     exist (rolled back, deleted) older than 10 minutes, and
-                     write again those of corrections rolled back (serve
-                     does both every 10 minutes; docs/operations.md,
+                     exist (rolled back, deleted) older than 10 minutes,
+                     reading every id, and write again those of corrections
+                     rolled back (serve does both every 10 minutes, reading
+                     only what changed since; docs/operations.md,
                      "Sentence partitions")
   healthcheck        GET /healthz on DEDUP_ADDR (0.0.0.0 and :: mean
                      loopback); exit 0 if it answers 200, else 1

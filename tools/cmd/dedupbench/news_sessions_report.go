@@ -49,6 +49,37 @@ func writeNewsSessions(b *strings.Builder, r *NewsIngestResult) {
 			w("In the fastest batch measurement with the sentence index (%d clients), %.0f %% of the sessions' time in a statement or a transaction was spent waiting for an advisory lock.\n\n", batch.Clients, 100*got.mean(sessionGroupLock)/got.busy())
 		}
 	}
+	writeAdvisoryKinds(w, rows[0].m, nil)
+	for _, x := range rows {
+		writeAdvisoryKinds(w, x.m, x.got.advisoryKinds())
+	}
+	w("\n")
+}
+
+// writeAdvisoryKinds writes the header of the table of advisory lock waits
+// by kind (kinds nil), or measurement m's row: each kind's share of the
+// samples waiting for an advisory lock.
+func writeAdvisoryKinds(w func(string, ...any), m *NewsMode, kinds map[string]int) {
+	names := []string{"article key", "family-A block", "sentence", "cluster", "other"}
+	if kinds == nil {
+		w("The advisory lock waited for, by kind (`service.LockKey.Kind`, from `pg_locks` in the same sample), as a share of the samples waiting for one:\n\n")
+		w("| measurement | sentence index | clients | samples waiting | %s |\n| --- | --- | ---: | ---: |%s\n",
+			strings.Join(names, " | "), strings.Repeat(" ---: |", len(names)))
+		return
+	}
+	total := 0
+	for _, v := range kinds {
+		total += v
+	}
+	w("| %s | %s | %d | %s |", m.Kind, onOff(m.Sentences), m.Clients, num(total))
+	for _, name := range names {
+		if total == 0 {
+			w(" — |")
+			continue
+		}
+		w(" %.0f %% |", 100*float64(kinds[name])/float64(total))
+	}
+	w("\n")
 }
 
 // pooledSessions adds up what the sessions of a measurement's runs were

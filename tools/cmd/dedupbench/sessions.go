@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/newsdedup/newsdedup/service"
 )
 
 // What the database's sessions were doing. CPU time says what a run cost and
@@ -38,16 +41,21 @@ const (
 )
 
 // sessionStatesSQL counts the sessions of database $1 by state: running (no
-// wait event), waiting (the wait event's type and name), or idle inside a
-// transaction; idle sessions and the sampler's own are left out.
+// wait event), waiting (the wait event's type and name; for an advisory
+// lock, the top byte of the bigint key it waits for after a colon, which
+// service.LockKey.Kind names), or idle inside a transaction; idle sessions
+// and the sampler's own are left out.
 const sessionStatesSQL = `
-	SELECT CASE WHEN state LIKE 'idle in transaction%' THEN 'idle in transaction'
-	            WHEN wait_event_type IS NULL THEN 'running'
-	            ELSE wait_event_type || ':' || wait_event END,
+	SELECT CASE WHEN a.state LIKE 'idle in transaction%' THEN 'idle in transaction'
+	            WHEN a.wait_event_type IS NULL THEN 'running'
+	            WHEN a.wait_event_type = 'Lock' AND a.wait_event = 'advisory' THEN 'Lock:advisory' || coalesce(
+	                (SELECT ':' || (l.classid::bigint >> 24) FROM pg_locks l
+	                 WHERE l.pid = a.pid AND l.locktype = 'advisory' AND NOT l.granted AND l.objsubid = 1 LIMIT 1), '')
+	            ELSE a.wait_event_type || ':' || a.wait_event END,
 	       count(*)::int
-	FROM pg_stat_activity
-	WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()
-	  AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
+	FROM pg_stat_activity a
+	WHERE a.datname = $1 AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()
+	  AND a.state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
 	GROUP BY 1`
 
 // SessionSamples is what a sampler saw: how many samples it took, and in
@@ -104,7 +112,7 @@ func sessionGroup(state string) string {
 	switch {
 	case state == sessionRunning:
 		return sessionRunning
-	case state == sessionAdvisory:
+	case state == sessionAdvisory, strings.HasPrefix(state, sessionAdvisory+":"):
 		return sessionGroupLock
 	case strings.Contains(state, ":WAL"):
 		return sessionGroupWAL
@@ -112,6 +120,23 @@ func sessionGroup(state string) string {
 		return sessionGroupSvc
 	}
 	return sessionGroupElse
+}
+
+// advisoryKinds is how many session samples waited for an advisory lock of
+// each kind (service.LockKey.Kind; "other" for a key of none).
+func (s SessionSamples) advisoryKinds() map[string]int {
+	kinds := map[string]int{}
+	for state, v := range s.States {
+		if sessionGroup(state) != sessionGroupLock {
+			continue
+		}
+		kind := "other"
+		if space, err := strconv.ParseInt(strings.TrimPrefix(state, sessionAdvisory+":"), 10, 64); err == nil {
+			kind = cmp.Or(service.LockKey(space<<56).Kind(), kind)
+		}
+		kinds[kind] += v
+	}
+	return kinds
 }
 
 // otherStates names the states of group other, most frequent first.

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/newsdedup/newsdedup/repo/dbtest"
+	"github.com/newsdedup/newsdedup/service"
 )
 
 // TestSessionSampler holds the sampler to what pg_stat_activity shows of
@@ -37,12 +38,12 @@ func TestSessionSampler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(20261126)`); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(service.SentenceLockKey(20261126))); err != nil {
 		t.Fatal(err)
 	}
 	waited := make(chan error, 1)
 	go func() {
-		_, err := waiter.Exec(ctx, `SELECT pg_advisory_xact_lock(20261126)`)
+		_, err := waiter.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(service.SentenceLockKey(20261126)))
 		waited <- err
 	}()
 	// The waiter is waiting once the view says so.
@@ -88,6 +89,9 @@ func TestSessionSampler(t *testing.T) {
 	if lock, inTx := got.mean(sessionGroupLock), got.mean(sessionGroupSvc); lock != 1 || inTx != 1 {
 		t.Errorf("mean sessions waiting for a lock %.2f, in a transaction %.2f, want 1 and 1: %+v", lock, inTx, got)
 	}
+	if kinds := got.advisoryKinds(); kinds["sentence"] != got.Samples || len(kinds) != 1 {
+		t.Errorf("advisory waits by kind %v, want a sentence's in each of %d samples", kinds, got.Samples)
+	}
 	if running := got.mean(sessionRunning); running != 0 {
 		t.Errorf("mean sessions running %.2f, want 0 (the sampler's own is left out): %+v", running, got)
 	}
@@ -101,6 +105,7 @@ func TestSessionGroup(t *testing.T) {
 	for state, want := range map[string]string{
 		"running":              sessionRunning,
 		"Lock:advisory":        sessionGroupLock,
+		"Lock:advisory:6":      sessionGroupLock,
 		"Lock:transactionid":   sessionGroupElse,
 		"IO:WALSync":           sessionGroupWAL,
 		"LWLock:WALWrite":      sessionGroupWAL,
