@@ -81,6 +81,9 @@ func TestCopyOriginalsFollowEveryRelink(t *testing.T) {
 	if len(r.Copies)+len(r.OwnCopies) != 1 || len(r.BySource) != 1 || r.BySource[0].Source != "qq" {
 		t.Errorf("report of owner netease: %+v, want the one copy of 163's repost by qq", r)
 	}
+	if n := countRows(t, f.st, `SELECT count(*) FROM desk_copies WHERE original_owner = 'netease' AND copy_source = 'qq' AND NOT same_owner`); n != 1 {
+		t.Errorf("desk_copies holds %d copies of netease's by qq, want 1", n)
+	}
 	if err := f.st.ReplaceSources(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
