@@ -109,6 +109,12 @@ CREATE FUNCTION public.articles_original_source() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+    -- A row moved with its subtree keeps its link: nothing to read.
+    IF TG_OP = 'UPDATE' AND NEW.duplicate_of IS NOT DISTINCT FROM OLD.duplicate_of
+       AND NEW.original_source IS NOT DISTINCT FROM OLD.original_source
+       AND NEW.original_owner IS NOT DISTINCT FROM OLD.original_owner THEN
+        RETURN NEW;
+    END IF;
     IF NEW.duplicate_of IS NULL THEN
         NEW.original_source := NULL;
         NEW.original_owner := NULL;
