@@ -26,6 +26,12 @@ WHERE o.id = d.duplicate_of;
 -- +goose StatementBegin
 CREATE FUNCTION articles_original_source() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    -- A row moved with its subtree keeps its link: nothing to read.
+    IF TG_OP = 'UPDATE' AND NEW.duplicate_of IS NOT DISTINCT FROM OLD.duplicate_of
+       AND NEW.original_source IS NOT DISTINCT FROM OLD.original_source
+       AND NEW.original_owner IS NOT DISTINCT FROM OLD.original_owner THEN
+        RETURN NEW;
+    END IF;
     IF NEW.duplicate_of IS NULL THEN
         NEW.original_source := NULL;
         NEW.original_owner := NULL;

@@ -68,9 +68,10 @@ func TestCopyOriginalsFollowEveryRelink(t *testing.T) {
 	}
 	want("correction", f.x.ID, xOriginal, xOriginal)
 
-	// The sources file names 163's owner: its copies' owner follows, and
-	// the report by owner finds them; back to the default, and again.
-	if err := f.st.ReplaceSources(ctx, []service.SourceInfo{{Source: "163", Owner: "netease"}}); err != nil {
+	// The sources file names 163's owner, and qq's the same: the copies'
+	// owner follows, the report by owner finds them, qq's copy counts as
+	// the owner's own; back to the default.
+	if err := f.st.ReplaceSources(ctx, []service.SourceInfo{{Source: "163", Owner: "netease"}, {Source: "qq", Owner: "netease"}}); err != nil {
 		t.Fatal(err)
 	}
 	want("owner named", f.y.ID, "163", "netease")
@@ -80,6 +81,12 @@ func TestCopyOriginalsFollowEveryRelink(t *testing.T) {
 	}
 	if len(r.Copies)+len(r.OwnCopies) != 1 || len(r.BySource) != 1 || r.BySource[0].Source != "qq" {
 		t.Errorf("report of owner netease: %+v, want the one copy of 163's repost by qq", r)
+	}
+	if n := countRows(t, f.st, `SELECT count(*) FROM desk_copies WHERE original_owner = 'netease' AND copy_source = 'qq' AND same_owner`); n != 1 {
+		t.Errorf("desk_copies holds %d copies of netease's by qq, its own, want 1", n)
+	}
+	if own, err := f.st.CountOwnCopies(ctx, time.Now().Add(-24*time.Hour), time.Now().Add(time.Hour)); err != nil || len(own) != 1 || own["qq"] != 1 {
+		t.Errorf("own copies %v, %v; want qq's one", own, err)
 	}
 	if err := f.st.ReplaceSources(ctx, nil); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
@@ -238,14 +239,12 @@ func TestPartialCopiesBeforeTheirOriginal(t *testing.T) {
 // story plus other paragraphs, a partial duplicate of the story) and an
 // excerpt of those other paragraphs, published in that order: the excerpt
 // links to the longer version, which links to the story, as in publication
-// order — also when the excerpt is stored before the longer version, which
-// links to the story arrived before it.
-//
-// Not yet the same (so not tried here): the excerpt stored first, then the
-// longer version, then the story — the excerpt moves with the longer
-// version into the story's cluster without the drift rule placing it
-// again; and the three in one batch, where a group's article measures no
-// copies among the group's own.
+// order, in every arrival order, one at a time and in one batch: also when
+// the excerpt is stored before the longer version, and when both are
+// stored before the story — the excerpt moves with the longer version
+// into the story's cluster and is placed again by the drift rule
+// (replaceMoved), heading its own as in publication order; in a batch a
+// group whose article may have a later copy in it is stored one by one.
 func TestPartialCopyOfACopyBeforeIt(t *testing.T) {
 	nv := novel(t)
 	rng := rand.New(rand.NewPCG(47, 5))
@@ -267,9 +266,55 @@ func TestPartialCopyOfACopyBeforeIt(t *testing.T) {
 			t.Fatalf("in publication order, no %q:\n%s", w, strings.Join(want, "\n"))
 		}
 	}
-	for _, o := range [][]int{{2, 0, 1}, {0, 2, 1}, {1, 0, 2}} {
-		if got := storeLineage(t, items, o, false); !slices.Equal(got, want) {
-			t.Errorf("arrival order %v:\n%s\nwant (publication order):\n%s", o, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	for _, o := range [][]int{{2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		for _, batch := range []bool{false, true} {
+			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
+				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+}
+
+// TestNoPartialLinkToALaterArticle: two bulletins a day apart share about
+// two thirds of the earlier one's text — enough for it to be a partial
+// duplicate of the later one — but not most of the later one's, which
+// holds a third article whole. In publication order the later one is a
+// partial duplicate of that third one, and the earlier one of none: the
+// later one, judged from its side, copies too little of it. So it must be
+// whatever the arrival order, one at a time and in a batch: the earlier
+// one, arriving after the later one that is in another's cluster, is no
+// partial duplicate of an article published after it.
+func TestNoPartialLinkToALaterArticle(t *testing.T) {
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 6))
+	texts := nv.Originals(rng, 2, 1500, 2500)
+	x, y := strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。")
+	if len(x) < 20 || len(y) < 20 {
+		t.Fatalf("the fixture: texts of %d and %d sentences, want 20 or more", len(x), len(y))
+	}
+	first := x[:20]
+	runes := func(ss []string) int { return utf8.RuneCountInString(strings.Join(ss, "")) }
+	k := 1
+	for float64(runes(first[:k])) < 0.65*float64(runes(first)) {
+		k++
+	}
+	t0 := time.Date(2026, 3, 1, 19, 0, 0, 0, time.UTC)
+	items := []lineageItem{
+		{"xinhua", corpus.Article{Title: texts[1].Title, Body: strings.Join(y[:20], "")}, t0.Add(-time.Hour)},
+		{"cctv-sun", corpus.Article{Title: "新闻联播 周日", Body: strings.Join(first, "")}, t0},
+		{"cctv-mon", corpus.Article{Title: "新闻联播 周一", Body: strings.Join(first[:k], "") + strings.Join(y[:20], "")}, t0.Add(24 * time.Hour)},
+	}
+	want := storeLineage(t, items, []int{0, 1, 2}, false)
+	for _, w := range []string{"cctv-mon partial_duplicate of xinhua ", "cctv-sun unique of - "} {
+		if !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, w) }) {
+			t.Fatalf("in publication order, no %q:\n%s", w, strings.Join(want, "\n"))
+		}
+	}
+	for _, o := range [][]int{{0, 2, 1}, {2, 1, 0}, {2, 0, 1}} {
+		for _, batch := range []bool{false, true} {
+			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
+				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
 		}
 	}
 }

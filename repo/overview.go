@@ -50,14 +50,14 @@ func (q queries) CountPublished(ctx context.Context, from, to time.Time) (articl
 
 // CountOwnCopies counts, by source, the duplicates published from from to
 // to that link to an article of the same owner's (source_owner): the
-// period's duplicates from the partial index by publication, each joined
-// to its link by key.
+// period's duplicates from the partial index by publication, each with the
+// owner of its link from its own row (original_owner, migration 00048).
 func (q queries) CountOwnCopies(ctx context.Context, from, to time.Time) (map[string]int, error) {
 	rows, err := q.db.Query(ctx, `
 		SELECT d.source, count(*)
-		FROM articles d JOIN articles o ON o.id = d.duplicate_of
+		FROM articles d
 		WHERE d.status <> 'unique' AND d.published_at >= $1 AND d.published_at < $2
-		  AND source_owner(d.source) = source_owner(o.source)
+		  AND source_owner(d.source) = d.original_owner
 		GROUP BY d.source`, from, to)
 	if err != nil {
 		return nil, interpretError(err, "count own copies")

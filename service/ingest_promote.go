@@ -53,7 +53,39 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 	if err := tx.RelinkMany(ctx, ls); err != nil {
 		return Article{}, err
 	}
+	if err := replaceMoved(ctx, tx, a.ID, orig, ls); err != nil {
+		return Article{}, err
+	}
 	return a, s.recredit(ctx, tx, ls)
+}
+
+// replaceMoved applies the drift rule again to the partial duplicates that
+// moved into cluster (original orig) with the articles they link to, when
+// ls relinked those: placed against their old cluster's original, they
+// are placed against the new one, as in publication order they would have
+// been — one sharing too little with it heads its own cluster, its link
+// kept. Those ls relinked were placed already. One read of the cluster's
+// members (maxPromoteRelinks at most), one relink.
+func replaceMoved(ctx context.Context, tx Tx, cluster int64, orig ClusterOriginal, ls []Link) error {
+	if len(ls) == 0 {
+		return nil
+	}
+	members, err := tx.ClusterMembers(ctx, cluster, maxPromoteRelinks)
+	if err != nil {
+		return err
+	}
+	origs := map[int64]ClusterOriginal{cluster: orig}
+	var placed []Link
+	for _, m := range members {
+		if m.Status != StatusPartialDuplicate || m.ClusterID != cluster || m.ID == orig.ID || relinked(ls, m.ID) {
+			continue
+		}
+		l := Link{ID: m.ID, Status: m.Status, DuplicateOf: m.DuplicateOf, ClusterID: m.ClusterID, Similarity: m.Similarity}
+		if place(&l, m.Shingles, origs); l.ClusterID != cluster {
+			placed = append(placed, l)
+		}
+	}
+	return tx.RelinkMany(ctx, placed)
 }
 
 // promotedLink is member m's link to head h (fingerprint fp, published at
@@ -173,6 +205,9 @@ func (s *Service) relinkLaterCopies(ctx context.Context, tx Tx, locks *clusterLo
 		return err
 	}
 	if err := tx.RelinkMany(ctx, ls); err != nil {
+		return err
+	}
+	if err := replaceMoved(ctx, tx, a.ClusterID, origs[a.ClusterID], ls); err != nil {
 		return err
 	}
 	return s.recredit(ctx, tx, ls)

@@ -241,12 +241,12 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 	if err != nil {
 		return err
 	}
-	holding := groupHolders(g)
+	shares := sharesWithLater(g, s.now())
 	for i, it := range g {
 		published := effectivePublished(it.in.PublishedAt, s.now())
 		if promotes(published, it.in.arrived, decisions[i]) || (!it.in.arrived && len(headsCopies(published, decisions[i])) > 0) ||
 			len(decisions[i].later) > 0 ||
-			(!it.in.arrived && decisions[i].status == StatusPartialDuplicate && (laterMatch(decisions[i], published) || laterSharing(g, holding, i, published))) {
+			(!it.in.arrived && decisions[i].status == StatusPartialDuplicate && (laterMatch(decisions[i], published) || shares[i])) {
 			// It heads the cluster of copies published after it, or relinks
 			// partial copies stored before it (ingest_promote.go), or an
 			// article published after it, stored or before it in the group,
@@ -386,33 +386,26 @@ func laterMatch(d decision, published time.Time) bool {
 	return slices.ContainsFunc(d.matches, func(m Match) bool { return published.Before(m.published()) })
 }
 
-// groupHolders is, for each sentence text of a group's articles, the
-// articles holding it, in the group's order.
-func groupHolders(g []*arrival) map[uint64][]int {
-	holding := make(map[uint64][]int)
+// sharesWithLater reports for each article of group g whether one before
+// it in the group, published after it (effective times at now), shares a
+// sentence with it: one pass, each sentence text with the latest
+// publication of the articles before holding it.
+func sharesWithLater(g []*arrival, now time.Time) []bool {
+	latest := make(map[uint64]time.Time)
+	out := make([]bool, len(g))
 	for i, it := range g {
+		published := effectivePublished(it.in.PublishedAt, now)
 		for _, s := range it.fp.Sentences {
-			if h := holding[s.TextHash]; len(h) == 0 || h[len(h)-1] != i {
-				holding[s.TextHash] = append(h, i)
-			}
-		}
-	}
-	return holding
-}
-
-// laterSharing reports whether an article before article i of group g,
-// published after it (published, its effective time), shares a sentence
-// with it (holding: groupHolders).
-func laterSharing(g []*arrival, holding map[uint64][]int, i int, published time.Time) bool {
-	for _, s := range g[i].fp.Sentences {
-		for _, j := range holding[s.TextHash] {
-			if j >= i {
+			if published.Before(latest[s.TextHash]) {
+				out[i] = true
 				break
 			}
-			if published.Before(g[j].in.PublishedAt) {
-				return true
+		}
+		for _, s := range it.fp.Sentences {
+			if published.After(latest[s.TextHash]) {
+				latest[s.TextHash] = published
 			}
 		}
 	}
-	return false
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -151,5 +152,32 @@ func BenchmarkGroupSentenceMatches(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSharesWithLater: an article of a group shares a sentence with one
+// before it published after it — whichever of the group's articles before
+// it holds the sentence, the latest published counts — or not: sharing
+// with earlier ones only, or a later one sharing nothing, or none before.
+func TestSharesWithLater(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	at := func(h int, hashes ...uint64) *arrival {
+		var fp fingerprint.Fingerprint
+		for _, x := range hashes {
+			fp.Sentences = append(fp.Sentences, fingerprint.Sentence{TextHash: x})
+		}
+		return &arrival{in: &ArticleInput{PublishedAt: t0.Add(time.Duration(h) * time.Hour)}, fp: fp}
+	}
+	g := []*arrival{
+		at(5, 1, 2), // first: none before it
+		at(1, 3),    // a later one before it, sharing nothing
+		at(2, 2, 4), // sentence 2 held by the first, published after it
+		at(9, 1, 4), // both held before, by earlier articles only
+		at(3, 5, 1), // sentence 1: the first (5 h) and the fourth (9 h)
+		at(9, 1),    // the same time as the latest holder: not after it
+	}
+	want := []bool{false, false, true, false, true, false}
+	if got := sharesWithLater(g, t0.Add(24*time.Hour)); !slices.Equal(got, want) {
+		t.Errorf("shares with a later one %v, want %v", got, want)
 	}
 }

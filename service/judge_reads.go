@@ -104,7 +104,8 @@ type scope struct {
 	self    int64     // the stored article judged, whose editors' separations apply; 0 for a new one
 	// heads says the article judged is a new one sent with its publication
 	// time, which heads its partial copies published after it once stored
-	// (ingest_promote.go): none of those is its partial match.
+	// (ingest_promote.go): no article published after it is its partial
+	// match (judging.published).
 	heads bool
 	// unlocked are the sentences of the article judged that its writer
 	// left unlocked as known boilerplate, for judge to confirm

@@ -26,8 +26,10 @@ import (
 // verdicts to one-by-one verdicts without a database (rules_verdict_test.go).
 type judging struct {
 	fp fingerprint.Fingerprint
-	// published is the article's effective publication: step 3 links it
-	// to no article published after it (decidePartial); zero for no bound.
+	// published is the article's effective publication: no step links it
+	// as a partial duplicate to an article published after it, but to one
+	// heading its cluster, which it then heads (withoutLaterPartials,
+	// decidePartial); zero for no bound.
 	published   time.Time
 	opts        Options
 	exact, near []Candidate

@@ -109,6 +109,12 @@ CREATE FUNCTION public.articles_original_source() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+    -- A row moved with its subtree keeps its link: nothing to read.
+    IF TG_OP = 'UPDATE' AND NEW.duplicate_of IS NOT DISTINCT FROM OLD.duplicate_of
+       AND NEW.original_source IS NOT DISTINCT FROM OLD.original_source
+       AND NEW.original_owner IS NOT DISTINCT FROM OLD.original_owner THEN
+        RETURN NEW;
+    END IF;
     IF NEW.duplicate_of IS NULL THEN
         NEW.original_source := NULL;
         NEW.original_owner := NULL;
@@ -929,11 +935,11 @@ CREATE VIEW public.desk_copies AS
     d.url AS copy_url,
     d.published_at AS copy_published_at,
     d.credit,
-    (public.source_owner(d.source) = public.source_owner(o.source)) AS same_owner,
+    (public.source_owner(d.source) = d.original_owner) AS same_owner,
     (d.published_at - o.published_at) AS delay,
     o.id AS original_id,
-    o.source AS original_source,
-    public.source_owner(o.source) AS original_owner,
+    d.original_source,
+    d.original_owner,
     o.title AS original_title,
     o.url AS original_url,
     o.published_at AS original_published_at,

@@ -63,6 +63,10 @@ func (d *Dictionary) segment(ctx context.Context, plain string, allScripts, oneS
 	return pieces, d.tagAll(ctx, pieces, allScripts)
 }
 
+// piecesBytes is about the length of a piece of Chinese news (a sentence
+// of 30-odd characters), to size cutPieces' slice once for most bodies.
+const piecesBytes = 96
+
 // cutPieces cuts plain text into pieces and normalises each, once. With
 // whole, it also returns the whole text normalised as normalize(plain,
 // MaxNormalizedBytes) would — the pieces' normal forms before unsplit and
@@ -73,6 +77,10 @@ func (d *Dictionary) segment(ctx context.Context, plain string, allScripts, oneS
 // each other).
 func cutPieces(plain string, oneScript, whole bool) (pieces []piece, body string, ok bool) {
 	var b strings.Builder
+	if whole {
+		b.Grow(min(len(plain), MaxNormalizedBytes)) // about as long, most often
+	}
+	pieces = make([]piece, 0, len(plain)/piecesBytes+1)
 	runes, lastByte := 0, 0
 	for start, end := range sentenceSpans(plain, oneScript) {
 		startRune := runes + utf8.RuneCountInString(plain[lastByte:start])
@@ -140,6 +148,11 @@ func (d *Dictionary) tag(pieces []piece, allScripts bool) {
 	if allScripts {
 		others = make([][]string, len(pieces))
 	}
+	size := len(pieces)
+	for i := range pieces {
+		size += len(pieces[i].normal)
+	}
+	b.Grow(size)
 	for i := range pieces {
 		if i > 0 {
 			b.WriteByte('\n')

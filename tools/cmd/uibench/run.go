@@ -26,6 +26,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/newsdedup/newsdedup/handlers"
+	"github.com/newsdedup/newsdedup/handlers/tables"
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
@@ -507,8 +508,12 @@ kinds:
 			if strings.HasPrefix(u, "/ui/clusters/") && !strings.Contains(u, "/split") && !strings.Contains(body, `<section id="side"`) {
 				return nil, fmt.Errorf("%s %s: no side by side on the page", k.name, u)
 			}
-			if rows, ok := exportRows(u, body); ok {
-				k.name += fmt.Sprintf(" (%s rows)", thousands(int64(rows)))
+			if rows, cut, ok := exportRows(u, body); ok {
+				k.name += fmt.Sprintf(" (%s rows", thousands(int64(rows)))
+				if cut {
+					k.name += ", cut"
+				}
+				k.name += ")"
 			}
 		}
 		t := timing{name: k.name, goal: pageGoal}
@@ -558,24 +563,34 @@ kinds:
 // exportRequests is how many times a download is timed: each is seconds.
 const exportRequests = 5
 
-// exportRows counts the rows of a download, its header excepted, read
+// exportRows counts the rows of a download, its header and a last
+// #truncated row (an export cut at service.MaxExportRows) excepted, read
 // back with encoding/csv or excelize, so that the table says how big the
-// export it timed was (at most service.MaxExportRows).
-func exportRows(u, body string) (int, bool) {
+// export it timed was; cut says it was cut.
+func exportRows(u, body string) (rows int, cut bool, ok bool) {
+	var records [][]string
 	switch {
 	case strings.Contains(u, "format=csv"):
-		records, err := csv.NewReader(strings.NewReader(body)).ReadAll()
-		return max(len(records)-1, 0), err == nil
+		var err error
+		if records, err = csv.NewReader(strings.NewReader(body)).ReadAll(); err != nil {
+			return 0, false, false
+		}
 	case strings.Contains(u, "format=xlsx"):
 		f, err := excelize.OpenReader(strings.NewReader(body))
 		if err != nil {
-			return 0, false
+			return 0, false, false
 		}
 		defer f.Close()
-		rows, err := f.GetRows(f.GetSheetName(0))
-		return max(len(rows)-1, 0), err == nil
+		if records, err = f.GetRows(f.GetSheetName(0)); err != nil {
+			return 0, false, false
+		}
+	default:
+		return 0, false, false
 	}
-	return 0, false
+	if n := len(records); n > 1 && len(records[n-1]) > 0 && records[n-1][0] == tables.TruncatedMark {
+		records, cut = records[:n-1], true
+	}
+	return max(len(records)-1, 0), cut, true
 }
 
 func percentile(ds []time.Duration, p float64) time.Duration {
