@@ -7,12 +7,13 @@ import (
 )
 
 // wordTable holds what the tables say of every word they know, laid out
-// without pointers: the words' text in one string, and slots holding each
-// word's hash, the place of its text and its facts. The garbage collector
-// traces none of it. A map[string]wordFacts of the same 369,000 words was
-// as many objects, traced at every cycle, and a busy service starts a
-// cycle every few hundred fingerprints (each allocates about 116 KB): with
-// that map alive a collection took 16–22 ms, with this table 1.4–1.6 ms.
+// without pointers: the words' records (facts, text, IDF) in one string,
+// and slots holding part of each word's hash and the place of its record.
+// The garbage collector traces none of it. A map[string]wordFacts of the
+// same 369,000 words was as many objects, traced at every cycle, and a
+// busy service starts a cycle every few hundred fingerprints (each
+// allocated about 116 KB then): with that map alive a collection took
+// 16–22 ms, with a table of this kind 1.4–1.6 ms.
 //
 // Measured by BenchmarkFingerprintParallel's gc-µs/op (12,000 fingerprints
 // on both cores, runs of each in turn): the collector's CPU time a
@@ -23,9 +24,9 @@ import (
 // of strings (27–40 ns), where the map from hashes took 39–66 ns.
 //
 // A lookup is exact: the word's hash picks a slot of an open-addressed
-// table, probed in order until a slot with the same hash and the same text
-// or an empty slot; the hash is computed once, where a Go map of hashes
-// would hash the hash again.
+// table, probed in order until a slot with the same high half of the hash
+// whose record holds the same text, or an empty slot; the hash is
+// computed once, where a Go map of hashes would hash the hash again.
 //
 // A slot is 8 bytes, the high half of the word's hash and the place of its
 // record; the record holds the word's facts, its text and its IDF side by
