@@ -13,18 +13,20 @@
 -- owner on the copies of a source whose row is added, removed or given
 -- another owner. An article's source never changes (it is half its key).
 --
+--
+-- Outside a transaction, so that the fill does not hold the whole table
+-- (ADD COLUMN's lock) for the minutes it takes at a million copies: the
+-- columns and triggers commit at once, then the fill takes only its rows'
+-- locks. Each step may run again after a run cut short.
+
+-- +goose NO TRANSACTION
 -- +goose Up
-ALTER TABLE articles ADD COLUMN original_source text, ADD COLUMN original_owner text;
+ALTER TABLE articles ADD COLUMN IF NOT EXISTS original_source text, ADD COLUMN IF NOT EXISTS original_owner text;
 COMMENT ON COLUMN articles.original_source IS 'The source of the article duplicate_of names, NULL when none (trigger articles_original_source; migration 00048).';
 COMMENT ON COLUMN articles.original_owner IS 'source_owner(original_source), kept when the sources table changes (trigger sources_copy_owners; migration 00048).';
 
--- The rows stored before: every copy, by the original it links to.
-UPDATE articles d SET original_source = o.source, original_owner = source_owner(o.source)
-FROM articles o
-WHERE o.id = d.duplicate_of;
-
 -- +goose StatementBegin
-CREATE FUNCTION articles_original_source() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION articles_original_source() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     -- A row moved with its subtree keeps its link: nothing to read.
     IF TG_OP = 'UPDATE' AND NEW.duplicate_of IS NOT DISTINCT FROM OLD.duplicate_of
@@ -46,11 +48,12 @@ $$;
 COMMENT ON FUNCTION articles_original_source() IS 'Sets original_source and original_owner from the article duplicate_of names.';
 -- Also on a write of the two columns themselves, so that no statement can
 -- set them to anything but what the link says.
+DROP TRIGGER IF EXISTS articles_original_source ON articles;
 CREATE TRIGGER articles_original_source BEFORE INSERT OR UPDATE OF duplicate_of, original_source, original_owner ON articles
     FOR EACH ROW EXECUTE FUNCTION articles_original_source();
 
 -- +goose StatementBegin
-CREATE FUNCTION sources_copy_owners() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION sources_copy_owners() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     src text := CASE WHEN TG_OP = 'DELETE' THEN OLD.source ELSE NEW.source END;
 BEGIN
@@ -66,16 +69,26 @@ END
 $$;
 -- +goose StatementEnd
 COMMENT ON FUNCTION sources_copy_owners() IS 'Rewrites original_owner on the copies of a source whose sources row changed.';
+DROP TRIGGER IF EXISTS sources_copy_owners ON sources;
 CREATE TRIGGER sources_copy_owners AFTER INSERT OR DELETE ON sources
     FOR EACH ROW EXECUTE FUNCTION sources_copy_owners();
+DROP TRIGGER IF EXISTS sources_copy_owners_update ON sources;
 CREATE TRIGGER sources_copy_owners_update AFTER UPDATE OF source, owner ON sources
     FOR EACH ROW WHEN (OLD.source IS DISTINCT FROM NEW.source OR OLD.owner IS DISTINCT FROM NEW.owner)
     EXECUTE FUNCTION sources_copy_owners();
 
+-- The rows stored before: every copy, by the original it links to. Last,
+-- once the trigger keeps every new link, so that a link written while this
+-- runs is right either way; a run cut short fills the rest when run again.
+UPDATE articles d SET original_source = o.source, original_owner = source_owner(o.source)
+FROM articles o
+WHERE o.id = d.duplicate_of
+  AND (d.original_source IS DISTINCT FROM o.source OR d.original_owner IS DISTINCT FROM source_owner(o.source));
+
 -- +goose Down
-DROP TRIGGER sources_copy_owners_update ON sources;
-DROP TRIGGER sources_copy_owners ON sources;
-DROP FUNCTION sources_copy_owners();
-DROP TRIGGER articles_original_source ON articles;
-DROP FUNCTION articles_original_source();
-ALTER TABLE articles DROP COLUMN original_source, DROP COLUMN original_owner;
+DROP TRIGGER IF EXISTS sources_copy_owners_update ON sources;
+DROP TRIGGER IF EXISTS sources_copy_owners ON sources;
+DROP FUNCTION IF EXISTS sources_copy_owners();
+DROP TRIGGER IF EXISTS articles_original_source ON articles;
+DROP FUNCTION IF EXISTS articles_original_source();
+ALTER TABLE articles DROP COLUMN IF EXISTS original_source, DROP COLUMN IF EXISTS original_owner;

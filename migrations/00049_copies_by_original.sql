@@ -5,10 +5,18 @@
 -- analysts' view desk_copies reads the original's source and owner from
 -- the copy's row too, so that a filter on them uses the same indexes.
 --
+--
+-- Built CONCURRENTLY, outside a transaction, so that ingest goes on while
+-- they are built; an interrupted build leaves an invalid index, which the
+-- next run drops before building it again.
+
+-- +goose NO TRANSACTION
 -- +goose Up
-CREATE INDEX articles_copies_by_original_source_idx ON articles (original_source, published_at)
+DROP INDEX CONCURRENTLY IF EXISTS articles_copies_by_original_source_idx;
+CREATE INDEX CONCURRENTLY articles_copies_by_original_source_idx ON articles (original_source, published_at)
     WHERE status <> 'unique';
-CREATE INDEX articles_copies_by_original_owner_idx ON articles (original_owner, published_at)
+DROP INDEX CONCURRENTLY IF EXISTS articles_copies_by_original_owner_idx;
+CREATE INDEX CONCURRENTLY articles_copies_by_original_owner_idx ON articles (original_owner, published_at)
     WHERE status <> 'unique';
 
 CREATE OR REPLACE VIEW desk_copies AS
@@ -37,5 +45,5 @@ SELECT d.id AS copy_id, d.source AS copy_source, source_owner(d.source) AS copy_
 FROM articles d
 JOIN articles o ON o.id = d.duplicate_of
 WHERE d.status <> 'unique';
-DROP INDEX articles_copies_by_original_owner_idx;
-DROP INDEX articles_copies_by_original_source_idx;
+DROP INDEX CONCURRENTLY IF EXISTS articles_copies_by_original_owner_idx;
+DROP INDEX CONCURRENTLY IF EXISTS articles_copies_by_original_source_idx;
