@@ -1,6 +1,7 @@
 package service
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -70,6 +71,68 @@ func TestCopyOf(t *testing.T) {
 		}
 		if ok && lc.Coverage.This != max(c.sentences.That, c.text.That) {
 			t.Errorf("%s: coverage of the copy found %.2f, want it seen from its side (%.2f)", c.name, lc.Coverage.This, max(c.sentences.That, c.text.That))
+		}
+	}
+}
+
+// TestLaterMatchesElsewhere: an article that heads its match's cluster
+// also heads its other near or exact matches published after it in other
+// clusters (one a cluster) — a bulletin near two later ones that are not
+// near each other heads both — but not its partial matches, those
+// published before it, nor those in its match's cluster.
+func TestLaterMatchesElsewhere(t *testing.T) {
+	t0 := time.Date(2022, 10, 20, 19, 8, 0, 0, time.UTC)
+	stored := t0.AddDate(1, 0, 0)
+	m := func(id, cluster int64, published time.Duration, partial bool) Match {
+		return Match{ID: id, clusterID: cluster, PublishedAt: t0.Add(published), ingestedAt: stored, partial: partial}
+	}
+	for _, c := range []struct {
+		name    string
+		matches []Match // best first
+		want    []int64
+	}{
+		{"two later bulletins, not near each other", []Match{m(380, 380, 24*time.Hour, false), m(411, 411, 72*time.Hour, false)}, []int64{411}},
+		{"both in the match's cluster", []Match{m(380, 380, 24*time.Hour, false), m(411, 380, 72*time.Hour, false)}, nil},
+		{"two of one other cluster", []Match{m(1, 1, time.Hour, false), m(2, 5, 2*time.Hour, false), m(3, 5, 3*time.Hour, false)}, []int64{2}},
+		{"a partial match", []Match{m(1, 1, time.Hour, false), m(2, 2, 2*time.Hour, true)}, nil},
+		{"one published before", []Match{m(1, 1, time.Hour, false), m(2, 2, -time.Hour, false)}, nil},
+		{"published at the same time", []Match{m(1, 1, time.Hour, false), m(2, 2, 0, false)}, nil},
+	} {
+		d := decision{matches: c.matches, best: &c.matches[0]}
+		var got []int64
+		for _, x := range laterMatchesElsewhere(t0, d) {
+			got = append(got, x.ID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: heads the clusters of %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := laterMatchesElsewhere(t0, decision{}); got != nil {
+		t.Errorf("no match: %v, want none", got)
+	}
+}
+
+// TestLeavesForHead: a member of a later match's cluster relinks to the
+// new head when it heads its cluster or links to an article published
+// after the head; one linked to an article published before it, or to one
+// not read, keeps its link.
+func TestLeavesForHead(t *testing.T) {
+	t0 := time.Date(2023, 7, 20, 19, 3, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name   string
+		of     int64
+		target time.Time
+		known  bool
+		want   bool
+	}{
+		{"heads its cluster", 0, time.Time{}, false, true},
+		{"links to a later article", 7, t0.Add(time.Hour), true, true},
+		{"links to an earlier article", 7, t0.Add(-time.Hour), true, false},
+		{"links to one published with the head", 7, t0, true, false},
+		{"links to one not read", 7, time.Time{}, false, false},
+	} {
+		if got := leavesForHead(t0, Article{ID: 9, DuplicateOf: c.of}, c.target, c.known); got != c.want {
+			t.Errorf("%s: relinks %v, want %v", c.name, got, c.want)
 		}
 	}
 }
