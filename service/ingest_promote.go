@@ -37,7 +37,7 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 			return Article{}, err
 		}
 		for _, m := range members {
-			if l, ok := promotedLink(a, fp, published, m, opts); ok {
+			if l, ok := promotedLink(a, fp, published, m, d.boilerplate, opts); ok {
 				ls = append(ls, l)
 			} else if m.ID == d.best.ID && d.best.partial {
 				ls = append(ls, partialLink(a, fp, *d.best, m))
@@ -96,7 +96,7 @@ func promoteElsewhere(ctx context.Context, tx Tx, locks *clusterLocks, h Article
 				continue
 			}
 			target, known := pub[x.DuplicateOf]
-			if l, ok := promotedLink(h, fp, published, x, opts); ok && leavesForHead(published, x, target, known) {
+			if l, ok := promotedLink(h, fp, published, x, d.boilerplate, opts); ok && leavesForHead(published, x, target, known) {
 				ls = append(ls, l)
 			}
 		}
@@ -135,8 +135,11 @@ func replaceMoved(ctx context.Context, tx Tx, cluster int64, orig ClusterOrigina
 
 // promotedLink is member m's link to head h (fingerprint fp, published at
 // published) when m is a near or exact duplicate of it published after
-// it and not a partial duplicate (whose link the partial rule chose).
-func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m Article, opts Options) (Link, bool) {
+// it and not a partial duplicate (whose link the partial rule chose); a
+// near one that shares too little once h's boilerplate shingles are taken
+// out of both (withoutBoilerplate) is none, as m arriving after h would
+// have found.
+func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m Article, boilerplate fingerprint.ShingleSet, opts Options) (Link, bool) {
 	// An exact copy keeps its link to the text it has (earliestHolder).
 	if m.ID == h.ID || m.Status == StatusPartialDuplicate || m.FingerprintVersion != fp.Version ||
 		(m.Status == StatusExactDuplicate && m.ContentHash != fp.ContentHash) ||
@@ -150,6 +153,8 @@ func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m 
 	status := StatusNearDuplicate
 	if m.ContentHash == fp.ContentHash {
 		status = StatusExactDuplicate
+	} else if len(withoutBoilerplate(fp, []Candidate{{Shingles: m.Shingles}}, boilerplate, opts)) == 0 {
+		return Link{}, false
 	}
 	return Link{ID: m.ID, Status: status, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}, true
 }

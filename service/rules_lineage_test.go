@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // TestEarliestClosestPartial: of partial matches equally close, the earliest
@@ -133,6 +135,44 @@ func TestLeavesForHead(t *testing.T) {
 	} {
 		if got := leavesForHead(t0, Article{ID: 9, DuplicateOf: c.of}, c.target, c.known); got != c.want {
 			t.Errorf("%s: relinks %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPromotedLinkLeavesOutBoilerplate: a member of the cluster a new head
+// takes over relinks to it when it is near it once the head's boilerplate
+// shingles are out of both, as it would have found arriving after it; one
+// that shares with it only the boilerplate and a little more keeps its
+// link (cctv-xwlb-20221212-1161, docs/reporting.md). Without boilerplate
+// both relink.
+func TestPromotedLinkLeavesOutBoilerplate(t *testing.T) {
+	t0 := time.Date(2022, 12, 11, 19, 8, 0, 0, time.UTC)
+	words := fingerprint.NewWordSet([]uint64{1, 2, 3})
+	fp := fingerprint.Fingerprint{Version: 1, Simhash: 7, Words: words, Shingles: fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}}
+	fp.ContentHash[0] = 1 // another text than the members
+	h := Article{ID: 1, PublishedAt: t0}
+	opts := Options{MaxDistance: 3, MinOverlap: 0.5}
+	member := func(id int64, shingles fingerprint.ShingleSet) Article {
+		return Article{ID: id, PublishedAt: t0.Add(24 * time.Hour), IngestedAt: t0.AddDate(1, 0, 0), FingerprintVersion: 1,
+			Simhash: 7, Words: words, Shingles: shingles, Status: StatusUnique, ClusterID: id}
+	}
+	boilerplate := fingerprint.ShingleSet{1, 2, 3}
+	for _, c := range []struct {
+		name        string
+		m           Article
+		boilerplate fingerprint.ShingleSet
+		want        bool
+	}{
+		{"the same story", member(2, fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}), boilerplate, true},
+		{"the boilerplate and a little more", member(3, fingerprint.ShingleSet{1, 2, 3, 4, 9, 10}), boilerplate, false},
+		{"no boilerplate", member(3, fingerprint.ShingleSet{1, 2, 3, 4, 9, 10}), nil, true},
+	} {
+		l, ok := promotedLink(h, fp, t0, c.m, c.boilerplate, opts)
+		if ok != c.want {
+			t.Errorf("%s: relinked %v, want %v", c.name, ok, c.want)
+		}
+		if ok && (l.DuplicateOf != h.ID || l.Status != StatusNearDuplicate) {
+			t.Errorf("%s: %s of %d, want a near duplicate of %d", c.name, l.Status, l.DuplicateOf, h.ID)
 		}
 	}
 }
