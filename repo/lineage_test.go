@@ -318,3 +318,40 @@ func TestNoPartialLinkToALaterArticle(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginalHeadsLaterCopiesInTwoClusters: two bulletins of one title,
+// each keeping 11 of an earlier one's 20 sentences (6 of them shared with
+// each other) and adding 9 of their own, arrive before it: they are not
+// near each other, so each is stored heading its own cluster, and neither
+// keeps enough of it to be its partial copy. The earlier bulletin, near
+// both, arrives last. Each links to it, as in publication order, not only
+// the one in its best match's cluster (a real case: docs/reporting.md,
+// cctv-xwlb-20230720-4232).
+func TestOriginalHeadsLaterCopiesInTwoClusters(t *testing.T) {
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 7))
+	texts := nv.Originals(rng, 8, 1500, 2500)
+	x, y, z := strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。"), strings.SplitAfter(texts[3].Body, "。")
+	if len(x) < 20 || len(y) < 9 || len(z) < 9 {
+		t.Fatalf("the fixture: texts of %d, %d and %d sentences, want 20, 9 and 9 or more", len(x), len(y), len(z))
+	}
+	j := func(a, b []string) string { return strings.Join(a, "") + strings.Join(b, "") }
+	const title = "新闻联播 今日要闻"
+	t0 := time.Date(2026, 3, 1, 19, 0, 0, 0, time.UTC)
+	items := []lineageItem{
+		{"cctv-mon", corpus.Article{Title: title, Body: strings.Join(x[:20], "")}, t0},
+		{"cctv-tue", corpus.Article{Title: title, Body: j(x[1:12], y[:9])}, t0.Add(24 * time.Hour)},
+		{"cctv-wed", corpus.Article{Title: title, Body: j(x[6:17], z[:9])}, t0.Add(48 * time.Hour)},
+	}
+	want := storeLineage(t, items, []int{0, 1, 2}, false)
+	for _, w := range []string{"cctv-tue near_duplicate of cctv-mon ", "cctv-wed near_duplicate of cctv-mon "} {
+		if !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, w) }) {
+			t.Fatalf("in publication order, no %q:\n%s", w, strings.Join(want, "\n"))
+		}
+	}
+	for _, o := range [][]int{{2, 1, 0}, {1, 2, 0}} {
+		if got := storeLineage(t, items, o, false); !slices.Equal(got, want) {
+			t.Errorf("arrival order %v:\n%s\nwant (publication order):\n%s", o, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

@@ -37,12 +37,17 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 			return Article{}, err
 		}
 		for _, m := range members {
-			if l, ok := promotedLink(a, fp, published, m, opts); ok {
+			if l, ok := promotedLink(a, fp, published, m, d.boilerplate, opts); ok {
 				ls = append(ls, l)
 			} else if m.ID == d.best.ID && d.best.partial {
 				ls = append(ls, partialLink(a, fp, *d.best, m))
 			}
 		}
+		more, err := promoteElsewhere(ctx, tx, locks, a, fp, published, d, ls, opts)
+		if err != nil {
+			return Article{}, err
+		}
+		ls = append(ls, more...)
 	}
 	orig := ClusterOriginal{ID: a.ID, PublishedAt: a.PublishedAt, Shingles: fp.Shingles}
 	copies, err := s.relinkCopies(ctx, tx, locks, a, orig, headsCopies(published, d), ls, opts)
@@ -57,6 +62,46 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 		return Article{}, err
 	}
 	return a, s.recredit(ctx, tx, ls)
+}
+
+// promoteElsewhere are the links to new head h (fingerprint fp, published
+// at published) of the members of its later near matches' other clusters
+// (laterMatchesElsewhere) that are near it and published after it, heading
+// their cluster or linked to an article published after it
+// (leavesForHead); those in done are relinked already. Each cluster is
+// locked (lockMatch: a match changed meanwhile runs the transaction again)
+// and read once, maxPromoteRelinks members at most; at most opts.Limit
+// clusters, the decision's matches.
+func promoteElsewhere(ctx context.Context, tx Tx, locks *clusterLocks, h Article, fp fingerprint.Fingerprint, published time.Time, d decision, done []Link, opts Options) ([]Link, error) {
+	var ls []Link
+	read := map[int64]bool{d.best.clusterID: true}
+	for _, m := range laterMatchesElsewhere(published, d) {
+		if err := lockMatch(ctx, tx, locks, m); err != nil {
+			return nil, err
+		}
+		if read[m.clusterID] {
+			continue
+		}
+		read[m.clusterID] = true
+		members, err := tx.ClusterMembers(ctx, m.clusterID, maxPromoteRelinks)
+		if err != nil {
+			return nil, err
+		}
+		pub := make(map[int64]time.Time, len(members))
+		for _, x := range members {
+			pub[x.ID] = effectivePublished(x.PublishedAt, x.IngestedAt)
+		}
+		for _, x := range members {
+			if relinked(done, x.ID) || relinked(ls, x.ID) {
+				continue
+			}
+			target, known := pub[x.DuplicateOf]
+			if l, ok := promotedLink(h, fp, published, x, d.boilerplate, opts); ok && leavesForHead(published, x, target, known) {
+				ls = append(ls, l)
+			}
+		}
+	}
+	return ls, nil
 }
 
 // replaceMoved applies the drift rule again to the partial duplicates that
@@ -90,8 +135,11 @@ func replaceMoved(ctx context.Context, tx Tx, cluster int64, orig ClusterOrigina
 
 // promotedLink is member m's link to head h (fingerprint fp, published at
 // published) when m is a near or exact duplicate of it published after
-// it and not a partial duplicate (whose link the partial rule chose).
-func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m Article, opts Options) (Link, bool) {
+// it and not a partial duplicate (whose link the partial rule chose); a
+// near one that shares too little once h's boilerplate shingles are taken
+// out of both (withoutBoilerplate) is none, as m arriving after h would
+// have found.
+func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m Article, boilerplate fingerprint.ShingleSet, opts Options) (Link, bool) {
 	// An exact copy keeps its link to the text it has (earliestHolder).
 	if m.ID == h.ID || m.Status == StatusPartialDuplicate || m.FingerprintVersion != fp.Version ||
 		(m.Status == StatusExactDuplicate && m.ContentHash != fp.ContentHash) ||
@@ -105,6 +153,8 @@ func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m 
 	status := StatusNearDuplicate
 	if m.ContentHash == fp.ContentHash {
 		status = StatusExactDuplicate
+	} else if len(withoutBoilerplate(fp, []Candidate{{Shingles: m.Shingles}}, boilerplate, opts)) == 0 {
+		return Link{}, false
 	}
 	return Link{ID: m.ID, Status: status, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}, true
 }

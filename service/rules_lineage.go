@@ -181,3 +181,42 @@ func headsCopies(published time.Time, d decision) []laterCopy {
 	}
 	return out
 }
+
+// laterMatchesElsewhere are, of decision d of an article published at
+// published (its effective time) that heads its match's cluster
+// (promotes), the other near or exact matches published after it that are
+// in clusters other than the match's, the first of each cluster: in
+// publication order each arrived after it and linked to it, its earliest
+// published near match, where promoting only the match's cluster left them
+// heading their own (a bulletin near two later ones that are not near
+// each other). saveAsHead reads their clusters' members too.
+func laterMatchesElsewhere(published time.Time, d decision) []*Match {
+	if d.best == nil {
+		return nil
+	}
+	seen := map[int64]bool{d.best.clusterID: true}
+	var out []*Match
+	for i := range d.matches {
+		m := &d.matches[i]
+		if m.partial || seen[m.clusterID] || !published.Before(m.published()) {
+			continue
+		}
+		seen[m.clusterID] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// leavesForHead reports whether member m of a later match's cluster
+// (laterMatchesElsewhere), near the new head published at published,
+// relinks to it: it heads its cluster, or what it links to was published
+// after the head (of its near matches the head is then the earliest);
+// one linked to an article published before the head keeps that link, as
+// in publication order. targetPublished is the effective publication of
+// the article m links to, ok false when it is unknown (kept).
+func leavesForHead(published time.Time, m Article, targetPublished time.Time, ok bool) bool {
+	if m.DuplicateOf == 0 {
+		return true
+	}
+	return ok && published.Before(targetPublished)
+}

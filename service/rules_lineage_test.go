@@ -1,8 +1,11 @@
 package service
 
 import (
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // TestEarliestClosestPartial: of partial matches equally close, the earliest
@@ -70,6 +73,106 @@ func TestCopyOf(t *testing.T) {
 		}
 		if ok && lc.Coverage.This != max(c.sentences.That, c.text.That) {
 			t.Errorf("%s: coverage of the copy found %.2f, want it seen from its side (%.2f)", c.name, lc.Coverage.This, max(c.sentences.That, c.text.That))
+		}
+	}
+}
+
+// TestLaterMatchesElsewhere: an article that heads its match's cluster
+// also heads its other near or exact matches published after it in other
+// clusters (one a cluster) — a bulletin near two later ones that are not
+// near each other heads both — but not its partial matches, those
+// published before it, nor those in its match's cluster.
+func TestLaterMatchesElsewhere(t *testing.T) {
+	t0 := time.Date(2022, 10, 20, 19, 8, 0, 0, time.UTC)
+	stored := t0.AddDate(1, 0, 0)
+	m := func(id, cluster int64, published time.Duration, partial bool) Match {
+		return Match{ID: id, clusterID: cluster, PublishedAt: t0.Add(published), ingestedAt: stored, partial: partial}
+	}
+	for _, c := range []struct {
+		name    string
+		matches []Match // best first
+		want    []int64
+	}{
+		{"two later bulletins, not near each other", []Match{m(380, 380, 24*time.Hour, false), m(411, 411, 72*time.Hour, false)}, []int64{411}},
+		{"both in the match's cluster", []Match{m(380, 380, 24*time.Hour, false), m(411, 380, 72*time.Hour, false)}, nil},
+		{"two of one other cluster", []Match{m(1, 1, time.Hour, false), m(2, 5, 2*time.Hour, false), m(3, 5, 3*time.Hour, false)}, []int64{2}},
+		{"a partial match", []Match{m(1, 1, time.Hour, false), m(2, 2, 2*time.Hour, true)}, nil},
+		{"one published before", []Match{m(1, 1, time.Hour, false), m(2, 2, -time.Hour, false)}, nil},
+		{"published at the same time", []Match{m(1, 1, time.Hour, false), m(2, 2, 0, false)}, nil},
+	} {
+		d := decision{matches: c.matches, best: &c.matches[0]}
+		var got []int64
+		for _, x := range laterMatchesElsewhere(t0, d) {
+			got = append(got, x.ID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: heads the clusters of %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := laterMatchesElsewhere(t0, decision{}); got != nil {
+		t.Errorf("no match: %v, want none", got)
+	}
+}
+
+// TestLeavesForHead: a member of a later match's cluster relinks to the
+// new head when it heads its cluster or links to an article published
+// after the head; one linked to an article published before it, or to one
+// not read, keeps its link.
+func TestLeavesForHead(t *testing.T) {
+	t0 := time.Date(2023, 7, 20, 19, 3, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name   string
+		of     int64
+		target time.Time
+		known  bool
+		want   bool
+	}{
+		{"heads its cluster", 0, time.Time{}, false, true},
+		{"links to a later article", 7, t0.Add(time.Hour), true, true},
+		{"links to an earlier article", 7, t0.Add(-time.Hour), true, false},
+		{"links to one published with the head", 7, t0, true, false},
+		{"links to one not read", 7, time.Time{}, false, false},
+	} {
+		if got := leavesForHead(t0, Article{ID: 9, DuplicateOf: c.of}, c.target, c.known); got != c.want {
+			t.Errorf("%s: relinks %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPromotedLinkLeavesOutBoilerplate: a member of the cluster a new head
+// takes over relinks to it when it is near it once the head's boilerplate
+// shingles are out of both, as it would have found arriving after it; one
+// that shares with it only the boilerplate and a little more keeps its
+// link (cctv-xwlb-20221212-1161, docs/reporting.md). Without boilerplate
+// both relink.
+func TestPromotedLinkLeavesOutBoilerplate(t *testing.T) {
+	t0 := time.Date(2022, 12, 11, 19, 8, 0, 0, time.UTC)
+	words := fingerprint.NewWordSet([]uint64{1, 2, 3})
+	fp := fingerprint.Fingerprint{Version: 1, Simhash: 7, Words: words, Shingles: fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}}
+	fp.ContentHash[0] = 1 // another text than the members
+	h := Article{ID: 1, PublishedAt: t0}
+	opts := Options{MaxDistance: 3, MinOverlap: 0.5}
+	member := func(id int64, shingles fingerprint.ShingleSet) Article {
+		return Article{ID: id, PublishedAt: t0.Add(24 * time.Hour), IngestedAt: t0.AddDate(1, 0, 0), FingerprintVersion: 1,
+			Simhash: 7, Words: words, Shingles: shingles, Status: StatusUnique, ClusterID: id}
+	}
+	boilerplate := fingerprint.ShingleSet{1, 2, 3}
+	for _, c := range []struct {
+		name        string
+		m           Article
+		boilerplate fingerprint.ShingleSet
+		want        bool
+	}{
+		{"the same story", member(2, fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}), boilerplate, true},
+		{"the boilerplate and a little more", member(3, fingerprint.ShingleSet{1, 2, 3, 4, 9, 10}), boilerplate, false},
+		{"no boilerplate", member(3, fingerprint.ShingleSet{1, 2, 3, 4, 9, 10}), nil, true},
+	} {
+		l, ok := promotedLink(h, fp, t0, c.m, c.boilerplate, opts)
+		if ok != c.want {
+			t.Errorf("%s: relinked %v, want %v", c.name, ok, c.want)
+		}
+		if ok && (l.DuplicateOf != h.ID || l.Status != StatusNearDuplicate) {
+			t.Errorf("%s: %s of %d, want a near duplicate of %d", c.name, l.Status, l.DuplicateOf, h.ID)
 		}
 	}
 }

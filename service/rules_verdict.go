@@ -35,6 +35,7 @@ type judging struct {
 	exact, near []Candidate
 	d           decision
 	links       map[int64]*sharedArticle // step 3's articles sharing sentences
+	boilerplate fingerprint.ShingleSet   // step 2's boilerplate shingles
 }
 
 // judgeCandidates is step 1: fp, published at published (effective; zero
@@ -59,6 +60,7 @@ func (j *judging) wantsSentences() bool {
 // withHolders is step 2, from how many stored sentences match each of the
 // article's.
 func (j *judging) withHolders(holders []Holders) {
+	j.boilerplate = boilerplateShingles(j.fp, holders)
 	if j.checksBoilerplate() {
 		j.d = withoutLaterPartials(redecide(j.fp, j.d, j.exact, j.near, holders, j.opts), j.published)
 	}
@@ -85,7 +87,9 @@ func (j *judging) withProspects(found []SentenceMatch, candidates []Candidate) {
 
 // decision is the verdict's decision so far.
 func (j *judging) decision() decision {
-	return j.d
+	d := j.d
+	d.boilerplate = j.boilerplate
+	return d
 }
 
 // separations are the articles an editor separated from the article

@@ -3,6 +3,8 @@ package service
 import (
 	"crypto/sha256"
 	"time"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // Verdict is the answer about one article.
@@ -96,4 +98,10 @@ type decision struct {
 	// published after it that copy it: a group holding one is stored one
 	// by one, so that this article finds it as its copy.
 	later []int64
+	// boilerplate are the shingles of its boilerplate sentences by the
+	// holders judge counted (nil when it counted none): an article that
+	// heads its match's cluster relinks only members that still share
+	// enough without them, as each checked its own near match
+	// (promotedLink).
+	boilerplate fingerprint.ShingleSet
 }
