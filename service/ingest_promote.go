@@ -74,6 +74,7 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 // clusters, the decision's matches.
 func promoteElsewhere(ctx context.Context, tx Tx, locks *clusterLocks, h Article, fp fingerprint.Fingerprint, published time.Time, d decision, done []Link, opts Options) ([]Link, error) {
 	var ls []Link
+	taken := relinkedIDs(done)
 	read := map[int64]bool{d.best.clusterID: true}
 	for _, m := range laterMatchesElsewhere(published, d) {
 		if err := lockMatch(ctx, tx, locks, m); err != nil {
@@ -92,12 +93,13 @@ func promoteElsewhere(ctx context.Context, tx Tx, locks *clusterLocks, h Article
 			pub[x.ID] = effectivePublished(x.PublishedAt, x.IngestedAt)
 		}
 		for _, x := range members {
-			if relinked(done, x.ID) || relinked(ls, x.ID) {
+			if taken[x.ID] {
 				continue
 			}
 			target, known := pub[x.DuplicateOf]
 			if l, ok := promotedLink(h, fp, published, x, d.boilerplate, opts); ok && leavesForHead(published, x, target, known) {
 				ls = append(ls, l)
+				taken[x.ID] = true
 			}
 		}
 	}
@@ -120,9 +122,10 @@ func replaceMoved(ctx context.Context, tx Tx, cluster int64, orig ClusterOrigina
 		return err
 	}
 	origs := map[int64]ClusterOriginal{cluster: orig}
+	moved := relinkedIDs(ls)
 	var placed []Link
 	for _, m := range members {
-		if m.Status != StatusPartialDuplicate || m.ClusterID != cluster || m.ID == orig.ID || relinked(ls, m.ID) {
+		if m.Status != StatusPartialDuplicate || m.ClusterID != cluster || m.ID == orig.ID || moved[m.ID] {
 			continue
 		}
 		l := Link{ID: m.ID, Status: m.Status, DuplicateOf: m.DuplicateOf, ClusterID: m.ClusterID, Similarity: m.Similarity}
@@ -184,9 +187,10 @@ func partialLink(h Article, fp fingerprint.Fingerprint, best Match, m Article) L
 func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, h Article, orig ClusterOriginal, cs []laterCopy, done []Link, opts Options) ([]Link, error) {
 	published := effectivePublished(h.PublishedAt, h.IngestedAt)
 	current := make(map[int64]Article)
+	skip := relinkedIDs(done)
 	var targets []int64
 	for _, c := range cs {
-		if relinked(done, c.ID) {
+		if skip[c.ID] {
 			continue
 		}
 		a, err := lockCluster(ctx, tx, locks, c.ID, c.clusterID)
@@ -263,9 +267,14 @@ func (s *Service) relinkLaterCopies(ctx context.Context, tx Tx, locks *clusterLo
 	return s.recredit(ctx, tx, ls)
 }
 
-// relinked reports whether ls relinks article id.
-func relinked(ls []Link, id int64) bool {
-	return slices.ContainsFunc(ls, func(l Link) bool { return l.ID == id })
+// relinkedIDs is the set of articles ls relinks, so that a pass over a
+// cluster's members asks it once each and stays linear in them.
+func relinkedIDs(ls []Link) map[int64]bool {
+	ids := make(map[int64]bool, len(ls))
+	for _, l := range ls {
+		ids[l.ID] = true
+	}
+	return ids
 }
 
 // coverageRank is what decidePartial ranks a partial match by first: the
