@@ -12,25 +12,14 @@ import (
 )
 
 // Moving a sentence partition to another server, and splitting 2^k
-// partitions into 2^(k+1), while the service serves.
-//
-// Each new home subscribes to its source by logical replication (a
-// publication of sentence_part.sentences on the source, with a row filter
-// for a split: the rows whose hash the new partition takes), which copies
-// the rows and then follows the source's writes, lookups and ingests going
-// on meanwhile. Then the writes pause: the mover takes the partition-writes
-// lock on the primary (partitionWritesLock) exclusively, which waits for
-// every ingest that has written to a partition to end and holds back the
-// next ones (each takes the lock shared before writing its sentences); the
-// new home catches up to the source's WAL position of that moment; the
-// primary's sentence_partitions is changed in one transaction, which
-// PL/Proxy reads on its next call; and the lock goes. For a split, the rows
-// that moved are then deleted from their old partition in batches, writes
-// going on (a lookup in between sees them twice, and the merge keeps one:
-// sentenceSearchFromParts).
-// Lookups never pause, and read a complete partition throughout. The
-// source's wal_level must be logical (devdb's partitions are). Figures and
-// the steps by hand: docs/operations.md, "Moving and splitting sentence
+// partitions into 2^(k+1), while the service serves: the new home
+// subscribes to its source by logical replication (a row filter for a
+// split), then writes pause (partitionWritesLock taken exclusively), the
+// new home catches up, sentence_partitions is re-pointed in one
+// transaction, and the lock goes. A split then deletes the moved rows from
+// their old partition in batches, writes going on (lookups merge the
+// duplicates: sentenceSearchFromParts). Lookups never pause. The steps
+// and figures: docs/operations.md, "Moving and splitting sentence
 // partitions".
 
 // partitionWritesLock is the advisory lock (one bigint key) that every

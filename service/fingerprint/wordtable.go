@@ -7,33 +7,15 @@ import (
 )
 
 // wordTable holds what the tables say of every word they know, laid out
-// without pointers: the words' records (facts, text, IDF) in one string,
-// and slots holding part of each word's hash and the place of its record.
-// The garbage collector traces none of it. A map[string]wordFacts of the
-// same 369,000 words was as many objects, traced at every cycle, and a
-// busy service starts a cycle every few hundred fingerprints (each
-// allocated about 116 KB then): with that map alive a collection took
-// 16–22 ms, with a table of this kind 1.4–1.6 ms.
+// without pointers so that the garbage collector traces none of it: a map
+// of the 369,000 words made each collection 10–15 times longer.
 //
-// Measured by BenchmarkFingerprintParallel's gc-µs/op (12,000 fingerprints
-// on both cores, runs of each in turn): the collector's CPU time a
-// fingerprint was 101–120 µs with the map of strings, 35–41 µs with the
-// same map keyed by cuts of one string (one object, but 369,000 pointers
-// still traced), 6–7 µs with a Go map from hashes to slots, 4.6–5.5 µs with
-// this table. A lookup of the words of 围城 took 28–33 ns, as with the map
-// of strings (27–40 ns), where the map from hashes took 39–66 ns.
-//
-// A lookup is exact: the word's hash picks a slot of an open-addressed
-// table, probed in order until a slot with the same high half of the hash
-// whose record holds the same text, or an empty slot; the hash is
-// computed once, where a Go map of hashes would hash the hash again.
-//
-// A slot is 8 bytes, the high half of the word's hash and the place of its
-// record; the record holds the word's facts, its text and its IDF side by
-// side, so a lookup reads two cache lines, and the table (8 MB for the
-// 369,000 words) and the records (6 MB) stay in the processor's cache more
-// often than the 32 MB of 32-byte slots and the words apart they replace
-// (docs/ingest-profile.md, 2026-11-29 third measurement).
+// A lookup is exact: the word's hash, computed once, picks a slot of an
+// open-addressed table, probed until a slot with the same high half of the
+// hash whose record holds the same text, or an empty slot. A slot is 8
+// bytes and a record holds the word's facts, text and IDF side by side, so
+// a lookup reads two cache lines and the table stays in cache more often.
+// Alternatives and their figures: docs/ingest-profile.md (2026-11-29).
 type wordTable struct {
 	hash    func(string) uint64
 	slots   []uint64  // a power of two of them, at most half full; 0 is empty
