@@ -32,18 +32,7 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 	st := openStore(t, url, 8)
 	a := dbtest.PrivateCluster(t, "wal_level = logical")
 	b := dbtest.PrivateCluster(t, "wal_level = logical")
-	db := func(c interface{ URL(string) string }, name string) string {
-		t.Helper()
-		u, err := dbtest.CreateDatabase(ctx, c.URL("postgres"), name, dbtest.DatabaseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := repo.PreparePartition(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-		return partitionConnstr(t, u)
-	}
-	if err := st.SetSentencePartitions(ctx, []string{db(a, "p0"), db(a, "p1")}); err != nil {
+	if err := st.SetSentencePartitions(ctx, []string{preparedPartition(t, a, "p0"), preparedPartition(t, a, "p1")}); err != nil {
 		t.Fatal(err)
 	}
 	svc := newService(t, st)
@@ -88,11 +77,11 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 	ackedNow := func() int { mu.Lock(); defer mu.Unlock(); return len(acked) }
 	time.Sleep(500 * time.Millisecond)
 	before := ackedNow()
-	moved, err := st.MovePartition(ctx, 1, db(b, "m1"))
+	moved, err := st.MovePartition(ctx, 1, preparedPartition(t, b, "m1"))
 	if err != nil {
 		t.Fatalf("move: %v", err)
 	}
-	split, err := st.SplitPartitions(ctx, []string{db(b, "s2"), db(a, "s3")})
+	split, err := st.SplitPartitions(ctx, []string{preparedPartition(t, b, "s2"), preparedPartition(t, a, "s3")})
 	if err != nil {
 		t.Fatalf("split: %v", err)
 	}
@@ -235,18 +224,7 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 	st := openStore(t, dbtest.URL(t), 8)
 	a := dbtest.PrivateCluster(t, "wal_level = logical")
 	b := dbtest.PrivateCluster(t, "wal_level = logical")
-	db := func(c interface{ URL(string) string }, name string) string {
-		t.Helper()
-		u, err := dbtest.CreateDatabase(ctx, c.URL("postgres"), name, dbtest.DatabaseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := repo.PreparePartition(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-		return partitionConnstr(t, u)
-	}
-	olds := []string{db(a, "p0"), db(b, "p1")}
+	olds := []string{preparedPartition(t, a, "p0"), preparedPartition(t, b, "p1")}
 	if err := st.SetSentencePartitions(ctx, olds); err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +259,7 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
-	targets := []string{db(b, "s2"), db(a, "s3")}
+	targets := []string{preparedPartition(t, b, "s2"), preparedPartition(t, a, "s3")}
 	go func() {
 		m, err := st.SplitPartitions(ctx, targets)
 		done <- result{m, err}
@@ -370,4 +348,19 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 			t.Errorf("partition %d: %d rows, %d of them another partition's", p, n, stray)
 		}
 	}
+}
+
+// preparedPartition makes database name on cluster c a sentence partition
+// and returns its connection string as sentence_partitions holds it.
+func preparedPartition(t *testing.T, c interface{ URL(string) string }, name string) string {
+	t.Helper()
+	ctx := context.Background()
+	u, err := dbtest.CreateDatabase(ctx, c.URL("postgres"), name, dbtest.DatabaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := repo.PreparePartition(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	return partitionConnstr(t, u)
 }
