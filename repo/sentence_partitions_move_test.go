@@ -115,17 +115,7 @@ func TestSentencePartitionsMoveAndSplit(t *testing.T) {
 	total := 0
 	perArticle := map[int64]int{} // rows on the partitions, by article
 	for p, c := range connstrs {
-		conn, err := pgx.Connect(ctx, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n, stray int
-		err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE hashint8(article_id) & 3 <> $1)
-			FROM sentence_part.sentences`, p).Scan(&n, &stray)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn.Close(ctx)
+		n, stray := partitionRowsAndStrays(t, c, p)
 		for _, id := range partitionArticleIDs(t, c) {
 			perArticle[id]++
 		}
@@ -333,17 +323,7 @@ func TestSentencePartitionsSplitDeletesAfterThePause(t *testing.T) {
 	}
 	t.Logf("split: %d rows, copy %s, pause %s, delete %s", r.m.Rows, r.m.Copy, r.m.Pause, r.m.Tidy)
 	for p, c := range olds {
-		conn, err := pgx.Connect(ctx, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n, stray int
-		err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE hashint8(article_id) & 3 <> $1)
-			FROM sentence_part.sentences`, p).Scan(&n, &stray)
-		conn.Close(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n, stray := partitionRowsAndStrays(t, c, p)
 		if stray != 0 || n == 0 {
 			t.Errorf("partition %d: %d rows, %d of them another partition's", p, n, stray)
 		}
@@ -363,4 +343,22 @@ func preparedPartition(t *testing.T, c interface{ URL(string) string }, name str
 		t.Fatal(err)
 	}
 	return partitionConnstr(t, u)
+}
+
+// partitionRowsAndStrays counts the rows on partition p of four (connection string
+// c), and how many of them hash to another of the four.
+func partitionRowsAndStrays(t *testing.T, c string, p int) (n, stray int) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE hashint8(article_id) & 3 <> $1)
+		FROM sentence_part.sentences`, p).Scan(&n, &stray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, stray
 }

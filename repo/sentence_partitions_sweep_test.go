@@ -2,7 +2,6 @@ package repo_test
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -62,19 +61,7 @@ func TestSentencePartitionsSweepRecent(t *testing.T) {
 	}
 	a := arts[2]
 	fp := mustFingerprint(t, a)
-	rollBack := errors.New("roll back")
-	err = st.InTx(ctx, func(tx service.Tx) error {
-		art := service.Article{ExternalID: "gone", Source: "test", Title: a.Title, Status: service.StatusUnique,
-			Simhash: fp.Simhash, FingerprintVersion: fp.Version, Words: fp.Words, ContentHash: fp.ContentHash,
-			Shingles: fp.Shingles, Sentences: fp.Sentences, PlainBody: a.Body}
-		if err := tx.Insert(ctx, &art, a.Body); err != nil {
-			return err
-		}
-		return rollBack
-	})
-	if !errors.Is(err, rollBack) {
-		t.Fatalf("InTx: %v", err)
-	}
+	insertRolledBack(t, st, a, fp)
 	rows := func() int {
 		n := 0
 		for _, u := range urls {

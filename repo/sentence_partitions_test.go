@@ -21,6 +21,7 @@ import (
 	"github.com/newsdedup/newsdedup/repo"
 	"github.com/newsdedup/newsdedup/repo/dbtest"
 	"github.com/newsdedup/newsdedup/service"
+	"github.com/newsdedup/newsdedup/service/fingerprint"
 )
 
 // partitionConnstr is the libpq connection string PL/Proxy reaches the
@@ -235,19 +236,7 @@ func TestSentencePartitionsRolledBackIngest(t *testing.T) {
 	if _, err := newService(t, st).Ingest(ctx, input("kept", arts[1]), service.DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
-	rollBack := errors.New("roll back")
-	err := st.InTx(ctx, func(tx service.Tx) error {
-		art := service.Article{ExternalID: "gone", Source: "test", Title: a.Title, Status: service.StatusUnique,
-			Simhash: fp.Simhash, FingerprintVersion: fp.Version, Words: fp.Words, ContentHash: fp.ContentHash,
-			Shingles: fp.Shingles, Sentences: fp.Sentences, PlainBody: a.Body}
-		if err := tx.Insert(ctx, &art, a.Body); err != nil {
-			return err
-		}
-		return rollBack
-	})
-	if !errors.Is(err, rollBack) {
-		t.Fatalf("InTx: %v", err)
-	}
+	insertRolledBack(t, st, a, fp)
 	left := 0
 	for _, u := range urls {
 		left += partitionRows(t, u)
@@ -460,4 +449,25 @@ func partitionArticleIDs(t *testing.T, url string) []int64 {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// insertRolledBack inserts article a (fingerprint fp) with its sentences in
+// a transaction that then rolls back: its partition rows, written on their
+// own, stay behind.
+func insertRolledBack(t *testing.T, st *repo.Store, a corpus.Article, fp fingerprint.Fingerprint) {
+	t.Helper()
+	ctx := context.Background()
+	rollBack := errors.New("roll back")
+	err := st.InTx(ctx, func(tx service.Tx) error {
+		art := service.Article{ExternalID: "gone", Source: "test", Title: a.Title, Status: service.StatusUnique,
+			Simhash: fp.Simhash, FingerprintVersion: fp.Version, Words: fp.Words, ContentHash: fp.ContentHash,
+			Shingles: fp.Shingles, Sentences: fp.Sentences, PlainBody: a.Body}
+		if err := tx.Insert(ctx, &art, a.Body); err != nil {
+			return err
+		}
+		return rollBack
+	})
+	if !errors.Is(err, rollBack) {
+		t.Fatalf("InTx: %v", err)
+	}
 }
