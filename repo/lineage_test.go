@@ -114,6 +114,19 @@ type lineageItem struct {
 	at     time.Time
 }
 
+// checkEveryOrder stores items in each of orders, one at a time and in one
+// batch, and checks that the lineage is want, that of publication order.
+func checkEveryOrder(t *testing.T, items []lineageItem, orders [][]int, want []string) {
+	t.Helper()
+	for _, o := range orders {
+		for _, batch := range []bool{false, true} {
+			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
+				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+}
+
 // storeLineage stores items in order, one at a time or as one batch, on a
 // fresh database and returns each article's stored link and cluster head,
 // by source, then the rows of duplicate_pairs.
@@ -226,13 +239,7 @@ func TestPartialCopiesBeforeTheirOriginal(t *testing.T) {
 		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
 		orders = append(orders, o)
 	}
-	for _, o := range orders {
-		for _, batch := range []bool{false, true} {
-			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
-				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-		}
-	}
+	checkEveryOrder(t, items, orders, want)
 }
 
 // TestPartialCopyOfACopyBeforeIt: a story, a longer version of it (the
@@ -266,13 +273,7 @@ func TestPartialCopyOfACopyBeforeIt(t *testing.T) {
 			t.Fatalf("in publication order, no %q:\n%s", w, strings.Join(want, "\n"))
 		}
 	}
-	for _, o := range [][]int{{2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
-		for _, batch := range []bool{false, true} {
-			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
-				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-		}
-	}
+	checkEveryOrder(t, items, [][]int{{2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {0, 1, 2}, {2, 1, 0}, {1, 2, 0}}, want)
 }
 
 // TestNoPartialLinkToALaterArticle: two bulletins a day apart share about
@@ -310,13 +311,7 @@ func TestNoPartialLinkToALaterArticle(t *testing.T) {
 			t.Fatalf("in publication order, no %q:\n%s", w, strings.Join(want, "\n"))
 		}
 	}
-	for _, o := range [][]int{{0, 2, 1}, {2, 1, 0}, {2, 0, 1}} {
-		for _, batch := range []bool{false, true} {
-			if got := storeLineage(t, items, o, batch); !slices.Equal(got, want) {
-				t.Errorf("arrival order %v (batch %v):\n%s\nwant (publication order):\n%s", o, batch, strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-		}
-	}
+	checkEveryOrder(t, items, [][]int{{0, 2, 1}, {2, 1, 0}, {2, 0, 1}}, want)
 }
 
 // TestOriginalHeadsLaterCopiesInTwoClusters: two bulletins of one title,
