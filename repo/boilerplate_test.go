@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/newsdedup/newsdedup/internal/corpus"
 	"github.com/newsdedup/newsdedup/service"
@@ -62,6 +65,37 @@ func TestSloganBodiesLinkNothing(t *testing.T) {
 		verdicts = append(verdicts, v)
 	}
 	wantSloganVerdicts(t, verdicts)
+}
+
+// TestSloganLinksUndoneOnceBoilerplate: the pages linked while fewer than
+// 20 held the slogan are the first to arrive — the first published in
+// publication order, the last in reverse. Once the slogan is boilerplate
+// those links are judged again: every page ends unique, whatever the order
+// of arrival, one at a time or in one batch.
+func TestSloganLinksUndoneOnceBoilerplate(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	var items []lineageItem
+	for i, p := range sloganPages(25) {
+		items = append(items, lineageItem{fmt.Sprintf("page-%02d", i), p, t0.Add(time.Duration(i) * time.Hour)})
+	}
+	inOrder := make([]int, len(items))
+	for i := range inOrder {
+		inOrder[i] = i
+	}
+	want := storeLineage(t, items, inOrder, false)
+	if len(want) != len(items) {
+		t.Fatalf("in publication order: %d lines, want %d pages and no duplicate pair:\n%s", len(want), len(items), strings.Join(want, "\n"))
+	}
+	for _, line := range want {
+		if !strings.Contains(line, " unique of - ") {
+			t.Fatalf("in publication order: %s, want every page unique", line)
+		}
+	}
+	reverse := slices.Clone(inOrder)
+	slices.Reverse(reverse)
+	shuffled := slices.Clone(inOrder)
+	rand.New(rand.NewPCG(47, 20)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	checkEveryOrder(t, items, [][]int{reverse, shuffled}, want)
 }
 
 // TestSloganBodiesLinkNothingInABatch sends the same 25 pages as one batch,

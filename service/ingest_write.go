@@ -36,7 +36,9 @@ func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fin
 //  4. judge the article against the stored ones;
 //  5. lock the cluster of its best match and check the match still holds
 //     what it was judged against;
-//  6. insert the article, or replace the key's content, with its link.
+//  6. insert the article, or replace the key's content, with its link;
+//  7. judge again the near links made on a sentence of it that has just
+//     become boilerplate (dependants_boilerplate.go).
 func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
 	if err := tx.Lock(ctx, []LockKey{keyLock(in.Source, in.ExternalID)}); err != nil {
 		return Verdict{}, err
@@ -81,6 +83,9 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		if err != nil {
 			return Verdict{}, err
 		}
+		if err := s.relinkBoilerplateLinks(ctx, tx, &locks, []int64{a.ID}, []fingerprint.Fingerprint{fp}, []decision{d}); err != nil {
+			return Verdict{}, err
+		}
 		v := verdictOf(a, d.matches)
 		v.Created, v.Candidates = true, candidates
 		return v, nil
@@ -106,6 +111,9 @@ func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp finger
 		if err := s.relinkLaterCopies(ctx, tx, &locks, a, effectivePublished(in.PublishedAt, s.now()), d, opts); err != nil {
 			return Verdict{}, err
 		}
+	}
+	if err := s.relinkBoilerplateLinks(ctx, tx, &locks, []int64{a.ID}, []fingerprint.Fingerprint{fp}, []decision{d}); err != nil {
+		return Verdict{}, err
 	}
 	v := verdictOf(a, d.matches)
 	v.Created, v.Candidates = true, candidates
@@ -209,7 +217,9 @@ func (s *Service) saveGroup(ctx context.Context, g []*arrival) error {
 //     judge those for partial duplicates the same way;
 //  5. lock the clusters of the stored articles linked to, and check they
 //     still hold what they were judged against;
-//  6. write the articles and their sentences.
+//  6. write the articles and their sentences;
+//  7. judge again the near links made on a sentence that has just become
+//     boilerplate (dependants_boilerplate.go).
 func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 	if len(g) == 1 { // a lone article: as Ingest has always stored one
 		return s.saveOneByOne(ctx, tx, g)
@@ -286,6 +296,13 @@ func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 		return err
 	}
 	if err := s.setCredits(ctx, tx, articles); err != nil {
+		return err
+	}
+	fps := make([]fingerprint.Fingerprint, len(g))
+	for i, it := range g {
+		fps[i] = it.fp
+	}
+	if err := s.relinkBoilerplateLinks(ctx, tx, nil, ids, fps, decisions); err != nil {
 		return err
 	}
 	for i, it := range g {

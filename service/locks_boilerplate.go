@@ -75,6 +75,19 @@ func (k *knownBoilerplate) learn(fp fingerprint.Fingerprint, holders []Holders) 
 	}
 }
 
+// remember adds the sentence with this exact hash, unless the set is
+// full.
+func (k *knownBoilerplate) remember(textHash uint64) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.hashes == nil {
+		k.hashes = make(map[uint64]struct{})
+	}
+	if len(k.hashes) < maxKnownBoilerplate {
+		k.hashes[textHash] = struct{}{}
+	}
+}
+
 // confirm checks that the sentences of fp its writer left unlocked, as
 // known boilerplate, are boilerplate by their holders, counted by judge
 // after its locks. If one is not, it is forgotten, and confirm returns

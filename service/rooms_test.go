@@ -32,7 +32,7 @@ var roomMayUse = map[string]struct {
 	rooms []string
 	names []string
 }{
-	"ingest":     {rooms: []string{"judge"}, names: []string{"Service.leave"}},
+	"ingest":     {rooms: []string{"judge"}, names: []string{"Service.leave", "Service.relinkBoilerplateLinks"}},
 	"judge":      {},
 	"dependants": {rooms: []string{"judge"}},
 	// The editors' decisions take the writers' locks (locks*.go, shared)

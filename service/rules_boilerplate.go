@@ -135,6 +135,46 @@ func boilerplateShingles(fp fingerprint.Fingerprint, holders []Holders) fingerpr
 	return slices.Compact(out)
 }
 
+// boilerplateSentences are the indexes of the boilerplate sentences among
+// those holders counts the holders of.
+func boilerplateSentences(holders []Holders) []int {
+	var out []int
+	for i, b := range isBoilerplate(holders) {
+		if b {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Links made before a sentence was boilerplate. A sentence becomes
+// boilerplate when its boilerplateArticles-th holder is stored; the near
+// links its first holders made on it alone were checked while it was not,
+// and which holders those are depends on the order they arrived in (in
+// publication order the first published, in reverse the last). Once an
+// article holding it is stored while it has fewer than boilerplateWindow
+// holders, those links are measured again without it
+// (dependants_boilerplate.go). The window, not the exact count, because a
+// batch may store several holders at once; past it, the links were
+// measured when it was crossed.
+const boilerplateWindow = 2 * boilerplateArticles
+
+// justBoilerplate reports whether a boilerplate sentence with n holders
+// (every one stored, the asking article among them) became boilerplate
+// recently enough for the links made on it to be measured again.
+func justBoilerplate(n int) bool {
+	return boilerplateHolders(n-1) && n < boilerplateWindow
+}
+
+// sharesWithout reports whether two shingle sets still share
+// opts.MinOverlap of their text once the shingles boilerplate are taken out
+// of both; not when either has nothing left.
+func sharesWithout(own, theirs, boilerplate fingerprint.ShingleSet, opts Options) bool {
+	own, theirs = own.Without(boilerplate), theirs.Without(boilerplate)
+	aInB, bInA := fingerprint.Coverage(own, theirs)
+	return len(own) > 0 && len(theirs) > 0 && max(aInB, bInA) >= opts.MinOverlap
+}
+
 // withoutBoilerplate returns the near candidates that still share
 // opts.MinOverlap of their text with fp once the shingles boilerplate are
 // taken out of both; a candidate is left out when either side has nothing
@@ -143,12 +183,9 @@ func withoutBoilerplate(fp fingerprint.Fingerprint, near []Candidate, boilerplat
 	if len(boilerplate) == 0 {
 		return near
 	}
-	own := fp.Shingles.Without(boilerplate)
 	var out []Candidate
 	for _, c := range near {
-		theirs := c.Shingles.Without(boilerplate)
-		aInB, bInA := fingerprint.Coverage(own, theirs)
-		if len(own) > 0 && len(theirs) > 0 && max(aInB, bInA) >= opts.MinOverlap {
+		if sharesWithout(fp.Shingles, c.Shingles, boilerplate, opts) {
 			out = append(out, c)
 		}
 	}

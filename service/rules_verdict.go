@@ -30,12 +30,13 @@ type judging struct {
 	// as a partial duplicate to an article published after it, but to one
 	// heading its cluster, which it then heads (withoutLaterPartials,
 	// decidePartial); zero for no bound.
-	published   time.Time
-	opts        Options
-	exact, near []Candidate
-	d           decision
-	links       map[int64]*sharedArticle // step 3's articles sharing sentences
-	boilerplate fingerprint.ShingleSet   // step 2's boilerplate shingles
+	published     time.Time
+	opts          Options
+	exact, near   []Candidate
+	d             decision
+	links         map[int64]*sharedArticle // step 3's articles sharing sentences
+	boilerplate   fingerprint.ShingleSet   // step 2's boilerplate shingles
+	boilerplateAt []int                    // and the sentences they come from
 }
 
 // judgeCandidates is step 1: fp, published at published (effective; zero
@@ -61,6 +62,7 @@ func (j *judging) wantsSentences() bool {
 // article's.
 func (j *judging) withHolders(holders []Holders) {
 	j.boilerplate = boilerplateShingles(j.fp, holders)
+	j.boilerplateAt = boilerplateSentences(holders)
 	if j.checksBoilerplate() {
 		j.d = withoutLaterPartials(redecide(j.fp, j.d, j.exact, j.near, holders, j.opts), j.published)
 	}
@@ -88,7 +90,7 @@ func (j *judging) withProspects(found []SentenceMatch, candidates []Candidate) {
 // decision is the verdict's decision so far.
 func (j *judging) decision() decision {
 	d := j.d
-	d.boilerplate = j.boilerplate
+	d.boilerplate, d.boilerplateAt = j.boilerplate, j.boilerplateAt
 	return d
 }
 

@@ -40,8 +40,12 @@ type Service struct {
 	// boilerplate is the boilerplate known, whose sentences take no
 	// lock; see locks_boilerplate.go
 	boilerplate knownBoilerplate
-	sources     map[string]SourceInfo // the known sources, for credit; see credit.go
-	desk        []string              // the desk's own sources; see copies.go
+	// settled are the boilerplate sentences seen with boilerplateWindow
+	// holders or more, whose links need no more measuring; see
+	// dependants_boilerplate.go
+	settled knownBoilerplate
+	sources map[string]SourceInfo // the known sources, for credit; see credit.go
+	desk    []string              // the desk's own sources; see copies.go
 }
 
 // Setting changes how New builds a Service.

@@ -104,4 +104,8 @@ type decision struct {
 	// enough without them, as each checked its own near match
 	// (promotedLink).
 	boilerplate fingerprint.ShingleSet
+	// boilerplateAt are the indexes of its sentences those shingles come
+	// from: once it is stored, the near links a sentence that has just
+	// become boilerplate made are judged again (dependants_boilerplate.go).
+	boilerplateAt []int
 }

@@ -1,0 +1,151 @@
+package service
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/newsdedup/newsdedup/service/fingerprint"
+)
+
+// Links made on a sentence before it was boilerplate (rules_boilerplate.go,
+// boilerplateWindow) are measured again once it is: after an article is
+// written, each of its boilerplate sentences that has just become one is
+// looked up, and each near duplicate holding it whose link no longer shares
+// enough without the article's boilerplate shingles is judged again
+// (relink), as it would have been had it arrived after. A sentence seen
+// past the window is remembered (Service.settled) and costs no statement
+// again; below it, the statements are one count for the written articles'
+// boilerplate sentences, one search for those in the window, and a read
+// and a relink for each link that fails — at most boilerplateWindow
+// articles a sentence.
+
+// boilerplateHolder is an article just written, with the indexes of its
+// boilerplate sentences and their shingles (decision.boilerplateAt,
+// decision.boilerplate).
+type boilerplateHolder struct {
+	id          int64
+	fp          fingerprint.Fingerprint
+	at          []int
+	boilerplate fingerprint.ShingleSet
+}
+
+// relinkBoilerplateLinks judges again the near duplicates whose link only
+// sentences of the articles just written (ids, with their fingerprints
+// fps, judged as ds) that have just become boilerplate held; nothing is
+// read unless one of ds counted a boilerplate sentence. locks are the
+// cluster locks the transaction holds; nil for a group's, which took its
+// clusters' locks itself (checkGroupMatches): then every further one is
+// only tried, so that it never waits in a circle with another writer.
+func (s *Service) relinkBoilerplateLinks(ctx context.Context, tx Tx, locks *clusterLocks, ids []int64, fps []fingerprint.Fingerprint, ds []decision) error {
+	var ws []boilerplateHolder
+	for i, d := range ds {
+		if len(d.boilerplateAt) > 0 {
+			ws = append(ws, boilerplateHolder{id: ids[i], fp: fps[i], at: d.boilerplateAt, boilerplate: d.boilerplate})
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	if locks == nil {
+		locks = &clusterLocks{highest: math.MaxInt64}
+	}
+	var (
+		qs    []fingerprint.Sentence
+		owner []int // the holder in ws of each of qs
+		seen  = make(map[uint64]bool)
+	)
+	for k, w := range ws {
+		for _, i := range w.at {
+			sn := w.fp.Sentences[i]
+			if !seen[sn.TextHash] && !s.settled.has(sn.TextHash) {
+				seen[sn.TextHash] = true
+				qs, owner = append(qs, sn), append(owner, k)
+			}
+		}
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	q := SentenceQuery{Sentences: qs, MaxDistance: sentenceMaxDistance, PerSentence: boilerplateWindow}
+	counted, err := tx.SentenceHolders(ctx, q)
+	if err != nil {
+		return err
+	}
+	var recent []fingerprint.Sentence
+	var recentOwner []int
+	for i, h := range counted {
+		if justBoilerplate(h.All) {
+			recent, recentOwner = append(recent, qs[i]), append(recentOwner, owner[i])
+		} else if h.All >= boilerplateWindow {
+			s.settled.remember(qs[i].TextHash)
+		}
+	}
+	if len(recent) == 0 {
+		return nil
+	}
+	q.Sentences = recent
+	found, err := tx.SentenceMatches(ctx, q)
+	if err != nil {
+		return err
+	}
+	written := make(map[int64]bool, len(ws))
+	for _, w := range ws {
+		written[w.id] = true
+	}
+	shinglesOf := make(map[int64]fingerprint.ShingleSet) // a near duplicate → the boilerplate measured against
+	var near []int64
+	for _, m := range found {
+		if m.Status != StatusNearDuplicate || written[m.ArticleID] {
+			continue
+		}
+		if _, ok := shinglesOf[m.ArticleID]; !ok {
+			near = append(near, m.ArticleID)
+		}
+		shinglesOf[m.ArticleID] = ws[recentOwner[m.Query]].boilerplate
+	}
+	slices.Sort(near)
+	return s.relinkUnless(ctx, tx, locks, near, shinglesOf)
+}
+
+// relinkUnless judges again each of the near duplicates ids whose link no
+// longer shares enough of its text once the boilerplate shingles given for
+// it are taken out.
+func (s *Service) relinkUnless(ctx context.Context, tx Tx, locks *clusterLocks, ids []int64, boilerplate map[int64]fingerprint.ShingleSet) error {
+	var dups []Article
+	var targets []int64
+	for _, id := range ids {
+		a, err := tx.Article(ctx, id)
+		if err != nil {
+			return err
+		}
+		if a.Status == StatusNearDuplicate && a.DuplicateOf != 0 {
+			dups, targets = append(dups, a), append(targets, a.DuplicateOf)
+		}
+	}
+	if len(dups) == 0 {
+		return nil
+	}
+	slices.Sort(targets)
+	cs, err := tx.Candidates(ctx, slices.Compact(targets))
+	if err != nil {
+		return err
+	}
+	theirs := make(map[int64]fingerprint.ShingleSet, len(cs))
+	for _, c := range cs {
+		theirs[c.ID] = c.Shingles
+	}
+	for _, a := range dups {
+		if sharesWithout(a.Shingles, theirs[a.DuplicateOf], boilerplate[a.ID], s.defaults) {
+			continue
+		}
+		a, err := lockCluster(ctx, tx, locks, a.ID, a.ClusterID)
+		if err != nil {
+			return err
+		}
+		if err := s.relink(ctx, tx, locks, a, a.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
