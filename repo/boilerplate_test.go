@@ -98,6 +98,41 @@ func TestSloganLinksUndoneOnceBoilerplate(t *testing.T) {
 	checkEveryOrder(t, items, [][]int{reverse, shuffled}, want)
 }
 
+// TestSloganPartialLinkJudgedAgain: a page holding the slogan and one
+// line of its own, and a copy of it, published after 20 slogan pages.
+// Stored in reverse the two arrive first, and the slogan pages, published
+// before, take the page as their partial copy while the slogan is not yet
+// boilerplate. Once it is, that link is judged again too: the page heads
+// its copy alone, as in publication order, whatever the order of arrival.
+func TestSloganPartialLinkJudgedAgain(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	var items []lineageItem
+	for i, p := range sloganPages(20) {
+		items = append(items, lineageItem{fmt.Sprintf("page-%02d", i), p, t0.Add(time.Duration(i) * time.Hour)})
+	}
+	page := corpus.Article{Title: "晨星快讯：今日编辑部说明", Body: slogan + "\n今日暂停更新。"}
+	cp := page
+	cp.Title = "转载：晨星快讯今日说明"
+	items = append(items, lineageItem{"story", page, t0.Add(30 * time.Hour)}, lineageItem{"story-copy", cp, t0.Add(31 * time.Hour)})
+	inOrder := make([]int, len(items))
+	for i := range inOrder {
+		inOrder[i] = i
+	}
+	want := storeLineage(t, items, inOrder, false)
+	if got := strings.Join(want[len(want)-3:], "\n"); got != "story unique of - (-1 bits, -1.0000) in story's cluster\n"+
+		"story-copy near_duplicate of story (0 bits, 1.0000) in story's cluster\nstory-copy copied story true" {
+		t.Fatalf("in publication order:\n%s\nwant the copy linked to the page and the page unique", got)
+	}
+	for _, line := range want[:20] {
+		if !strings.Contains(line, " unique of - ") {
+			t.Fatalf("in publication order: %s, want every slogan page unique", line)
+		}
+	}
+	reverse := slices.Clone(inOrder)
+	slices.Reverse(reverse)
+	checkEveryOrder(t, items, [][]int{reverse}, want)
+}
+
 // TestSloganBodiesLinkNothingInABatch sends the same 25 pages as one batch,
 // judged as one group: the pages before one in the group hold the slogan
 // too, and the verdicts are those of single ingests.

@@ -260,7 +260,12 @@ func (p *relinks) changed() []Link {
 // match, moving the articles that link to d along, or none, d heading a
 // cluster of its own.
 func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) error {
-	l, err := s.rejudge(ctx, tx, locks, d, exclude)
+	return s.relinkWithin(ctx, tx, locks, d, scope{exclude: exclude, before: d.IngestedAt, self: d.ID})
+}
+
+// relinkWithin is relink judging d against the stored articles within sc.
+func (s *Service) relinkWithin(ctx context.Context, tx Tx, locks *clusterLocks, d Article, sc scope) error {
+	l, err := s.rejudgeWithin(ctx, tx, locks, d, sc)
 	if err != nil {
 		return err
 	}
@@ -273,13 +278,23 @@ func (s *Service) relink(ctx context.Context, tx Tx, locks *clusterLocks, d Arti
 // rejudge is relink's judgement: the link stored article d gets, its match
 // locked and checked.
 func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Article, exclude int64) (Link, error) {
+	return s.rejudgeWithin(ctx, tx, locks, d, scope{exclude: exclude, before: d.IngestedAt, self: d.ID})
+}
+
+// rejudgeWithin is rejudge within sc; with sc.notAfter, a partial match
+// published after d (one heading its cluster, which d would head
+// arriving) links it to none.
+func (s *Service) rejudgeWithin(ctx context.Context, tx Tx, locks *clusterLocks, d Article, sc scope) (Link, error) {
 	fp, err := storedFingerprint(ctx, tx, d)
 	if err != nil {
 		return Link{}, err
 	}
-	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, scope{exclude: exclude, before: d.IngestedAt, self: d.ID}, s.defaults)
+	dec, _, err := s.judge(ctx, tx, fp, d.PublishedAt, sc, s.defaults)
 	if err != nil {
 		return Link{}, err
+	}
+	if !sc.notAfter.IsZero() && dec.best != nil && sc.notAfter.Before(dec.best.published()) {
+		dec.best, dec.status = nil, StatusUnique
 	}
 	if err := notIntoSubtree(ctx, tx, d, &dec); err != nil {
 		return Link{}, err

@@ -93,24 +93,25 @@ func (s *Service) relinkBoilerplateLinks(ctx context.Context, tx Tx, locks *clus
 	for _, w := range ws {
 		written[w.id] = true
 	}
-	shinglesOf := make(map[int64]fingerprint.ShingleSet) // a near duplicate → the boilerplate measured against
-	var near []int64
+	shinglesOf := make(map[int64]fingerprint.ShingleSet) // a holder → the boilerplate it is measured without
+	var linked []int64
 	for _, m := range found {
-		if m.Status != StatusNearDuplicate || written[m.ArticleID] {
+		if written[m.ArticleID] {
 			continue
 		}
-		if _, ok := shinglesOf[m.ArticleID]; !ok {
-			near = append(near, m.ArticleID)
+		if _, ok := shinglesOf[m.ArticleID]; !ok && m.Status != StatusUnique && m.Status != StatusExactDuplicate {
+			linked = append(linked, m.ArticleID)
 		}
 		shinglesOf[m.ArticleID] = ws[recentOwner[m.Query]].boilerplate
 	}
-	slices.Sort(near)
-	return s.relinkUnless(ctx, tx, locks, near, shinglesOf)
+	slices.Sort(linked)
+	return s.relinkUnless(ctx, tx, locks, linked, shinglesOf)
 }
 
-// relinkUnless judges again each of the near duplicates ids whose link no
-// longer shares enough of its text once the boilerplate shingles given for
-// it are taken out.
+// relinkUnless judges again each of the holders ids of a sentence that
+// has just become boilerplate whose link rested on it (restsOnBoilerplate),
+// given the boilerplate shingles each is measured without (whose keys are
+// all the sentence's holders).
 func (s *Service) relinkUnless(ctx context.Context, tx Tx, locks *clusterLocks, ids []int64, boilerplate map[int64]fingerprint.ShingleSet) error {
 	var dups []Article
 	var targets []int64
@@ -119,7 +120,7 @@ func (s *Service) relinkUnless(ctx context.Context, tx Tx, locks *clusterLocks, 
 		if err != nil {
 			return err
 		}
-		if a.Status == StatusNearDuplicate && a.DuplicateOf != 0 {
+		if a.DuplicateOf != 0 && a.Status != StatusExactDuplicate {
 			dups, targets = append(dups, a), append(targets, a.DuplicateOf)
 		}
 	}
@@ -136,14 +137,19 @@ func (s *Service) relinkUnless(ctx context.Context, tx Tx, locks *clusterLocks, 
 		theirs[c.ID] = c.Shingles
 	}
 	for _, a := range dups {
-		if sharesWithout(a.Shingles, theirs[a.DuplicateOf], boilerplate[a.ID], s.defaults) {
+		_, holds := boilerplate[a.DuplicateOf]
+		if !restsOnBoilerplate(a, theirs[a.DuplicateOf], holds, boilerplate[a.ID], s.defaults) {
 			continue
 		}
 		a, err := lockCluster(ctx, tx, locks, a.ID, a.ClusterID)
 		if err != nil {
 			return err
 		}
-		if err := s.relink(ctx, tx, locks, a, a.ID); err != nil {
+		// Against every article stored, as it would be arriving now, but
+		// by publication: none published after it (those are re-judged
+		// themselves when they link on the sentence).
+		sc := scope{exclude: a.ID, self: a.ID, notAfter: effectivePublished(a.PublishedAt, a.IngestedAt)}
+		if err := s.relinkWithin(ctx, tx, locks, a, sc); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -36,6 +37,7 @@ func readInTurn(ctx context.Context, r JudgeReader, fp fingerprint.Fingerprint, 
 	if err != nil {
 		return judgeReads{}, err
 	}
+	exact, near = sc.publishedBy(exact), sc.publishedBy(near)
 	apart, err := separatedFrom(ctx, r, sc.self)
 	if err != nil {
 		return judgeReads{}, err
@@ -107,10 +109,25 @@ type scope struct {
 	// (ingest_promote.go): no article published after it is its partial
 	// match (judging.published).
 	heads bool
+	// notAfter, for a stored article judged again by publication, leaves
+	// out the candidates published after it (effective times); zero for
+	// no bound.
+	notAfter time.Time
 	// unlocked are the sentences of the article judged that its writer
 	// left unlocked as known boilerplate, for judge to confirm
 	// (locks_boilerplate.go); nil when it holds no lock.
 	unlocked []uint64
+}
+
+// publishedBy returns the candidates of cs published no later than
+// sc.notAfter, all of them when it is zero.
+func (sc scope) publishedBy(cs []Candidate) []Candidate {
+	if sc.notAfter.IsZero() {
+		return cs
+	}
+	return slices.DeleteFunc(cs, func(c Candidate) bool {
+		return sc.notAfter.Before(effectivePublished(c.PublishedAt, c.IngestedAt))
+	})
 }
 
 // exactQuery asks for the stored copies of fp within sc.

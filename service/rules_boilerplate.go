@@ -175,6 +175,23 @@ func sharesWithout(own, theirs, boilerplate fingerprint.ShingleSet, opts Options
 	return len(own) > 0 && len(theirs) > 0 && max(aInB, bInA) >= opts.MinOverlap
 }
 
+// restsOnBoilerplate reports whether the link of stored article a, to an
+// article with shingles theirs, may rest on a sentence of a's that has
+// just become boilerplate, whose shingles (with the rest of the
+// boilerplate of the article that found it so) are boilerplate: a near
+// duplicate that no longer shares enough without them, or a partial one
+// whose match holds the sentence too (targetHolds) — a partial link counts
+// sentences, which the shingles do not tell.
+func restsOnBoilerplate(a Article, theirs fingerprint.ShingleSet, targetHolds bool, boilerplate fingerprint.ShingleSet, opts Options) bool {
+	switch a.Status {
+	case StatusNearDuplicate:
+		return !sharesWithout(a.Shingles, theirs, boilerplate, opts)
+	case StatusPartialDuplicate:
+		return targetHolds
+	}
+	return false
+}
+
 // withoutBoilerplate returns the near candidates that still share
 // opts.MinOverlap of their text with fp once the shingles boilerplate are
 // taken out of both; a candidate is left out when either side has nothing
