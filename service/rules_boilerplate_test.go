@@ -31,3 +31,47 @@ func TestWithoutBoilerplate(t *testing.T) {
 		t.Errorf("without boilerplate, kept %d of %d candidates, want all", len(got), len(near))
 	}
 }
+
+// TestRestsOnBoilerplate: once a sentence is boilerplate, a near link
+// that shares too little without it is judged again and one that still
+// shares enough is not; a partial link is judged again when its match
+// holds the sentence too; other verdicts never.
+func TestRestsOnBoilerplate(t *testing.T) {
+	opts := Options{MinOverlap: 0.5}
+	boilerplate := fingerprint.ShingleSet{1, 2, 3}
+	story := fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}
+	for _, c := range []struct {
+		name        string
+		status      Status
+		theirs      fingerprint.ShingleSet
+		targetHolds bool
+		want        bool
+	}{
+		{"near, the same story", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}, true, false},
+		{"near, the boilerplate alone in common", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3, 9}, true, true},
+		{"near, nothing left", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3}, true, true},
+		{"partial, its match holds the sentence", StatusPartialDuplicate, story, true, true},
+		{"partial, its match does not", StatusPartialDuplicate, story, false, false},
+		{"exact", StatusExactDuplicate, fingerprint.ShingleSet{1, 2, 3}, true, false},
+		{"unique", StatusUnique, nil, true, false},
+	} {
+		a := Article{Status: c.status, Shingles: story}
+		if got := restsOnBoilerplate(a, c.theirs, c.targetHolds, boilerplate, opts); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestJustBoilerplate: a sentence is measured again from the holder that
+// makes it boilerplate up to boilerplateWindow holders, not before, not
+// after.
+func TestJustBoilerplate(t *testing.T) {
+	for n, want := range map[int]bool{
+		boilerplateArticles - 1: false, boilerplateArticles: true,
+		boilerplateWindow - 1: true, boilerplateWindow: false,
+	} {
+		if got := justBoilerplate(n); got != want {
+			t.Errorf("%d holders: %v, want %v", n, got, want)
+		}
+	}
+}
