@@ -11,14 +11,13 @@ import (
 // Links made on a sentence before it was boilerplate (rules_boilerplate.go,
 // boilerplateWindow) are measured again once it is: after an article is
 // written, each of its boilerplate sentences that has just become one is
-// looked up, and each near duplicate holding it whose link no longer shares
-// enough without the article's boilerplate shingles is judged again
-// (relink), as it would have been had it arrived after. A sentence seen
-// past the window is remembered (Service.settled) and costs no statement
-// again; below it, the statements are one count for the written articles'
-// boilerplate sentences, one search for those in the window, and a read
-// and a relink for each link that fails — at most boilerplateWindow
-// articles a sentence.
+// looked up, and each duplicate holding it whose link rested on it
+// (restsOnBoilerplate) is judged again as if it arrived now, by
+// publication. A sentence seen past the window is remembered
+// (Service.settled) and costs no statement again; below it, the statements
+// are one count for the written articles' boilerplate sentences, one search
+// for those in the window, and a read and a judgement for each link that
+// rested on one — at most boilerplateWindow articles a sentence.
 
 // boilerplateHolder is an article just written, with the indexes of its
 // boilerplate sentences and their shingles (decision.boilerplateAt,
@@ -30,9 +29,9 @@ type boilerplateHolder struct {
 	boilerplate fingerprint.ShingleSet
 }
 
-// relinkBoilerplateLinks judges again the near duplicates whose link only
+// relinkBoilerplateLinks judges again the duplicates whose link rested on
 // sentences of the articles just written (ids, with their fingerprints
-// fps, judged as ds) that have just become boilerplate held; nothing is
+// fps, judged as ds) that have just become boilerplate; nothing is
 // read unless one of ds counted a boilerplate sentence. locks are the
 // cluster locks the transaction holds; nil for a group's, which took its
 // clusters' locks itself (checkGroupMatches): then every further one is
@@ -96,10 +95,7 @@ func (s *Service) relinkBoilerplateLinks(ctx context.Context, tx Tx, locks *clus
 	shinglesOf := make(map[int64]fingerprint.ShingleSet) // a holder → the boilerplate it is measured without
 	var linked []int64
 	for _, m := range found {
-		if written[m.ArticleID] {
-			continue
-		}
-		if _, ok := shinglesOf[m.ArticleID]; !ok && m.Status != StatusUnique && m.Status != StatusExactDuplicate {
+		if _, ok := shinglesOf[m.ArticleID]; !ok && !written[m.ArticleID] && m.Status != StatusUnique && m.Status != StatusExactDuplicate {
 			linked = append(linked, m.ArticleID)
 		}
 		shinglesOf[m.ArticleID] = ws[recentOwner[m.Query]].boilerplate
@@ -110,8 +106,8 @@ func (s *Service) relinkBoilerplateLinks(ctx context.Context, tx Tx, locks *clus
 
 // relinkUnless judges again each of the holders ids of a sentence that
 // has just become boilerplate whose link rested on it (restsOnBoilerplate),
-// given the boilerplate shingles each is measured without (whose keys are
-// all the sentence's holders).
+// given the boilerplate shingles each is measured without, for every
+// holder of the sentence.
 func (s *Service) relinkUnless(ctx context.Context, tx Tx, locks *clusterLocks, ids []int64, boilerplate map[int64]fingerprint.ShingleSet) error {
 	var dups []Article
 	var targets []int64
