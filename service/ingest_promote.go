@@ -229,7 +229,7 @@ func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, 
 		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ClusterID, Similarity: c.Similarity}
 		if !nearEnough(c.Similarity, opts) {
 			l.Status, l.Coverage = StatusPartialDuplicate, c.Coverage
-			place(&l, c.shingles, map[int64]ClusterOriginal{h.ClusterID: orig})
+			place(&l, cur.Shingles, map[int64]ClusterOriginal{h.ClusterID: orig})
 		}
 		ls = append(ls, l)
 	}
