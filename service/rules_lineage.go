@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -268,4 +269,22 @@ func leavesForHead(published time.Time, m Article, targetPublished time.Time, ok
 		return true
 	}
 	return ok && published.Before(targetPublished)
+}
+
+// closerByIndex reports whether a partial match by the article index
+// measured as sim is at least as close as the one measured as than, by
+// decide's order (fewer differing bits, more shared text, more shared
+// words): an article published before than's would then be the one
+// earliestClosest links to. than not a match by the index at all (a link
+// the partial step made) is never closer: the article index's match is
+// chosen before the partial step looks.
+func closerByIndex(sim, than Similarity, opts Options) bool {
+	if !linkedByFingerprint(than, opts) {
+		return true
+	}
+	return cmp.Or(
+		cmp.Compare(sim.Distance, than.Distance),
+		-cmp.Compare(sim.Overlap, than.Overlap),
+		-cmp.Compare(sim.WordRatio, than.WordRatio),
+	) <= 0
 }

@@ -224,3 +224,34 @@ func TestHeadsLaterPartialMatches(t *testing.T) {
 		t.Errorf("published after them all, heads %d, want none", len(got))
 	}
 }
+
+// TestCloserByIndex: an earlier head takes a member linked as a partial
+// duplicate to a later article when, by the article index's order, it is
+// at least as close (equal: the earliest wins, and the head is earlier);
+// not when the later one is closer; always when the later one is no match
+// by the index at all (the partial step linked it, which runs only when
+// the index finds none).
+func TestCloserByIndex(t *testing.T) {
+	opts := DefaultOptions
+	sim := func(distance int, overlap, words float64) Similarity {
+		return Similarity{Distance: distance, Overlap: overlap, WordRatio: words}
+	}
+	for _, c := range []struct {
+		name      string
+		head, was Similarity
+		want      bool
+	}{
+		{"as close", sim(1, 0.6, 0.5), sim(1, 0.6, 0.5), true},
+		{"fewer bits", sim(0, 0.55, 0.4), sim(2, 0.7, 0.6), true},
+		{"more bits", sim(2, 0.7, 0.6), sim(0, 0.55, 0.4), false},
+		{"more shared text", sim(1, 0.7, 0.4), sim(1, 0.6, 0.6), true},
+		{"less shared text", sim(1, 0.6, 0.6), sim(1, 0.7, 0.4), false},
+		{"fewer shared words", sim(1, 0.6, 0.4), sim(1, 0.6, 0.5), false},
+		{"linked by the partial step (far in bits)", sim(3, 0.5, 0.3), sim(12, 0.9, 0.8), true},
+		{"linked by the partial step (little shared)", sim(3, 0.5, 0.3), sim(0, 0.3, 0.8), true},
+	} {
+		if got := closerByIndex(c.head, c.was, opts); got != c.want {
+			t.Errorf("%s: closer %v, want %v", c.name, got, c.want)
+		}
+	}
+}
