@@ -1,6 +1,7 @@
 package repo_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -413,4 +414,58 @@ func TestLaterPartialMatchesByTheIndex(t *testing.T) {
 		}
 	}
 	checkEveryOrder(t, items, [][]int{{3, 2, 1, 0}, {3, 1, 2, 0}, {3, 2, 0, 1}}, want)
+}
+
+// byIndexCloseness is how the article index ranks y as x's match: its
+// differing bits, shared text (of the shorter) and shared words.
+func byIndexCloseness(t *testing.T, x, y corpus.Article) (bits int, overlap, words float64) {
+	fx, fy := mustFingerprint(t, x), mustFingerprint(t, y)
+	xInY, yInX := fingerprint.Coverage(fx.Shingles, fy.Shingles)
+	return fingerprint.Distance(fx.Simhash, fy.Simhash), max(xInY, yInX), fingerprint.Ratio(fx.Words, fy.Words)
+}
+
+// TestPartialMovesToACloserEarlierHead: Monday's bulletin, Thursday's
+// keeping most of it (a near duplicate) and Saturday's running 8 of
+// Monday's sentences together with 2 of its own: a partial match by the
+// article index of Monday's and of Thursday's, Monday's as close or closer.
+// In publication order Saturday's links to Monday's, the earliest of the
+// closest. Reversed, Thursday's arrives after Saturday's and heads it;
+// Monday's, arriving last, heads Thursday's cluster and moves Saturday's
+// to itself, as the partial rule would have chosen had it been stored
+// (cctv-xwlb-20221029-498 in docs/reporting.md).
+func TestPartialMovesToACloserEarlierHead(t *testing.T) {
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 7))
+	texts := nv.Originals(rng, 8, 1500, 2500)
+	x, y, z := strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。"), strings.SplitAfter(texts[3].Body, "。")
+	if len(x) < 20 || len(y) < 5 || len(z) < 2 {
+		t.Fatalf("the fixture: texts of %d, %d and %d sentences, want 20, 5 and 2 or more", len(x), len(y), len(z))
+	}
+	const title = "新闻联播 今日要闻"
+	mon := corpus.Article{Title: title, Body: strings.Join(x[:20], "")}
+	thu := corpus.Article{Title: title, Body: strings.Join(x[4:18], "") + strings.Join(y[:5], "")}
+	sat := corpus.Article{Title: title, Body: runTogether.Replace(strings.Join(x[12:20], "")) + "\n" + strings.Join(z[:2], "")}
+	if _, near := byIndex(t, mon, thu); !near {
+		t.Fatal("the fixture: Thursday's is no near match of Monday's")
+	}
+	for _, o := range []corpus.Article{mon, thu} {
+		if match, near := byIndex(t, o, sat); !match || near {
+			t.Fatalf("the fixture: Saturday's is a match %v, near %v; want a partial match of Monday's and Thursday's", match, near)
+		}
+	}
+	mb, mo, mw := byIndexCloseness(t, sat, mon)
+	tb, to, tw := byIndexCloseness(t, sat, thu)
+	t.Logf("Saturday's to Monday's: %d bits, %.3f, %.3f; to Thursday's: %d bits, %.3f, %.3f", mb, mo, mw, tb, to, tw)
+	if cmp.Or(cmp.Compare(mb, tb), -cmp.Compare(mo, to), -cmp.Compare(mw, tw)) > 0 {
+		t.Fatal("the fixture: Thursday's is Saturday's closer match")
+	}
+	t0 := time.Date(2022, 10, 26, 19, 0, 0, 0, time.UTC)
+	items := []lineageItem{{"cctv-mon", mon, t0}, {"cctv-thu", thu, t0.Add(72 * time.Hour)}, {"cctv-sat", sat, t0.Add(120 * time.Hour)}}
+	want := storeLineage(t, items, []int{0, 1, 2}, false)
+	for _, w := range []string{"cctv-thu near_duplicate of cctv-mon ", "cctv-sat partial_duplicate of cctv-mon "} {
+		if !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, w) }) {
+			t.Fatalf("in publication order, no %q:\n%s", w, strings.Join(want, "\n"))
+		}
+	}
+	checkEveryOrder(t, items, [][]int{{2, 1, 0}, {1, 2, 0}}, want)
 }

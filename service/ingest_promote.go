@@ -20,10 +20,11 @@ const maxPromoteRelinks = 1000
 // head of a cluster of its own, and relinks to it every member of the
 // match's cluster it is a near or exact duplicate of, published after it:
 // the copies now link to the earliest published article that holds their
-// text, as they would had it arrived first (rules_lineage.go). Then the
-// partial copies of it published after it that the sentence index found
-// (headsCopies), when they copy it as much as what they link to
-// (relinkCopies).
+// text, as they would had it arrived first (rules_lineage.go), and the
+// members linked as partial duplicates to an article published after it
+// that it is as close to by the article index (closerPartialLink). Then
+// the partial copies of it published after it (headsCopies), when they
+// copy it as much as what they link to (relinkCopies).
 func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in *ArticleInput, fp fingerprint.Fingerprint, d decision, opts Options) (Article, error) {
 	a := newArticle(in, fp, Link{Status: StatusUnique})
 	if err := tx.Insert(ctx, &a, in.Body); err != nil {
