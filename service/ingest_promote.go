@@ -20,10 +20,11 @@ const maxPromoteRelinks = 1000
 // head of a cluster of its own, and relinks to it every member of the
 // match's cluster it is a near or exact duplicate of, published after it:
 // the copies now link to the earliest published article that holds their
-// text, as they would had it arrived first (rules_lineage.go). Then the
-// partial copies of it published after it that the sentence index found
-// (headsCopies), when they copy it as much as what they link to
-// (relinkCopies).
+// text, as they would had it arrived first (rules_lineage.go), and the
+// members linked as partial duplicates to an article published after it
+// that it is as close to by the article index (closerPartialLink). Then
+// the partial copies of it published after it (headsCopies), when they
+// copy it as much as what they link to (relinkCopies).
 func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in *ArticleInput, fp fingerprint.Fingerprint, d decision, opts Options) (Article, error) {
 	a := newArticle(in, fp, Link{Status: StatusUnique})
 	if err := tx.Insert(ctx, &a, in.Body); err != nil {
@@ -36,11 +37,19 @@ func (s *Service) saveAsHead(ctx context.Context, tx Tx, locks *clusterLocks, in
 		if err != nil {
 			return Article{}, err
 		}
+		pub := make(map[int64]time.Time, len(members))
+		for _, m := range members {
+			pub[m.ID] = effectivePublished(m.PublishedAt, m.IngestedAt)
+		}
 		for _, m := range members {
 			if l, ok := promotedLink(a, fp, published, m, d.boilerplate, opts); ok {
 				ls = append(ls, l)
 			} else if m.ID == d.best.ID && d.best.partial {
 				ls = append(ls, partialLink(a, fp, *d.best, m))
+			} else if target, known := pub[m.DuplicateOf]; known && published.Before(target) {
+				if l, ok := closerPartialLink(a, fp, published, m, d.boilerplate, opts); ok {
+					ls = append(ls, l)
+				}
 			}
 		}
 		more, err := promoteElsewhere(ctx, tx, locks, a, fp, published, d, ls, opts)
@@ -162,6 +171,31 @@ func promotedLink(h Article, fp fingerprint.Fingerprint, published time.Time, m 
 	return Link{ID: m.ID, Status: status, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}, true
 }
 
+// closerPartialLink is the link to head h (fingerprint fp, published at
+// published) of member m, a partial duplicate of an article published
+// after h (the caller checks), when h is its partial match by the article
+// index at least as close as that one (closerByIndex), sharing enough once
+// h's boilerplate shingles are out: in publication order m arrived after
+// both and linked to h, the earliest of the closest. The partial rule's
+// choice among the articles stored when m arrived, which h was not, is
+// made again. Placed by the drift rule against h.
+func closerPartialLink(h Article, fp fingerprint.Fingerprint, published time.Time, m Article, boilerplate fingerprint.ShingleSet, opts Options) (Link, bool) {
+	if m.ID == h.ID || m.Status != StatusPartialDuplicate || m.FingerprintVersion != fp.Version ||
+		!published.Before(effectivePublished(m.PublishedAt, m.IngestedAt)) || !inWindow(m.PublishedAt, h.PublishedAt, opts) {
+		return Link{}, false
+	}
+	sim := similarity(fp, m.Simhash, m.Words, m.Shingles)
+	if !linkedByFingerprint(sim, opts) || nearEnough(sim, opts) || !closerByIndex(sim, m.Similarity, opts) ||
+		len(withoutBoilerplate(fp, []Candidate{{Shingles: m.Shingles}}, boilerplate, opts)) == 0 {
+		return Link{}, false
+	}
+	mInH, hInM := fingerprint.Coverage(m.Shingles, fp.Shingles)
+	sim.Coverage = Coverage{This: mInH, That: hInM}
+	l := Link{ID: m.ID, Status: StatusPartialDuplicate, DuplicateOf: h.ID, ClusterID: h.ID, Similarity: sim}
+	place(&l, m.Shingles, map[int64]ClusterOriginal{h.ID: {ID: h.ID, PublishedAt: h.PublishedAt, Shingles: fp.Shingles}})
+	return l, true
+}
+
 // partialLink is the link of m, the head of its cluster and the partial
 // duplicate match of new head h, to h: the same measures, each side's
 // coverage seen from m; placed by the drift rule against h, its new
@@ -229,7 +263,7 @@ func (s *Service) relinkCopies(ctx context.Context, tx Tx, locks *clusterLocks, 
 		l := Link{ID: c.ID, Status: StatusNearDuplicate, DuplicateOf: h.ID, ClusterID: h.ClusterID, Similarity: c.Similarity}
 		if !nearEnough(c.Similarity, opts) {
 			l.Status, l.Coverage = StatusPartialDuplicate, c.Coverage
-			place(&l, c.shingles, map[int64]ClusterOriginal{h.ClusterID: orig})
+			place(&l, cur.Shingles, map[int64]ClusterOriginal{h.ClusterID: orig})
 		}
 		ls = append(ls, l)
 	}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/newsdedup/newsdedup/service/fingerprint"
@@ -104,14 +105,12 @@ func promotes(published time.Time, arrived bool, d decision) bool {
 // is measured from its own side, as it would have been had it arrived
 // after: of its sentences and its text, how much the original holds.
 
-// laterCopy is a stored article sharing sentences with the article judged
-// that is its partial copy, measured from the copy's side (Coverage.This:
-// of the copy, found in the article judged), with its stored status and
-// shingles (for the drift rule once relinked).
+// laterCopy is a stored article that is a partial copy of the article
+// judged, measured from the copy's side (Coverage.This: of the copy, found
+// in the article judged), with its stored status.
 type laterCopy struct {
 	Match
-	status   Status
-	shingles fingerprint.ShingleSet
+	status Status
 }
 
 // copyOf reports whether stored candidate c, sharing sentences with fp (sa;
@@ -132,7 +131,7 @@ func copyOf(fp fingerprint.Fingerprint, sa *sharedArticle, c Candidate, sentence
 	m := newMatch(fp, c, false)
 	m.partial = true
 	m.Coverage = coverage
-	return laterCopy{Match: m, status: sa.match.Status, shingles: c.Shingles}, true
+	return laterCopy{Match: m, status: sa.match.Status}, true
 }
 
 // copiesFromItsSide reports whether an article sharing sentences with the
@@ -143,11 +142,31 @@ func copiesFromItsSide(sa *sharedArticle, sentences, text Coverage) (Coverage, b
 	own := Coverage{This: sentences.That, That: sentences.This}
 	ownText := Coverage{This: text.That, That: text.This}
 	thisMin := partialThis
-	if len(sa.pairs) < shortArticle { // a copy of so few shared sentences must be found whole
+	if knownSentences(sa, own) < shortArticle { // a copy of so few sentences must be found whole
 		thisMin = 1
 	}
 	ok := own.This >= thisMin || own.That >= partialThat || ownText.This >= max(thisMin, partialText) || ownText.That >= partialText
 	return Coverage{This: max(own.This, ownText.This), That: max(own.That, ownText.That)}, ok
+}
+
+// knownSentences is how many indexed sentences a stored article sharing
+// sentences with the one judged (sa) has at least, as far as the shared
+// ones tell: its sentences matched, and one more when they are not all of
+// it (own.This, of its sentences found in the judged one, below 1). The
+// partial rule asks a copy of fewer than shortArticle sentences to be
+// found whole, counting its own (coversEnough): counting only the shared
+// ones asked it of a longer copy that shares two, which found its original
+// in publication order (sina-9377 in docs/reporting.md).
+func knownSentences(sa *sharedArticle, own Coverage) int {
+	positions := make(map[int]bool, len(sa.pairs))
+	for _, p := range sa.pairs {
+		positions[p.OtherPosition] = true
+	}
+	n := len(positions)
+	if own.This < 1 {
+		n++
+	}
+	return n
 }
 
 // withCopies measures, for a judging decided on a near or exact match, the
@@ -171,13 +190,44 @@ func (j *judging) withCopies(found []SentenceMatch, candidates []Candidate) {
 }
 
 // headsCopies are d's partial copies published after published, the
-// effective publication of the article judged: it heads them.
+// effective publication of the article judged: it heads them. They are
+// those the sentence index found (decision.copies) and its partial matches
+// by the article index published after it that head their own cluster
+// (laterPartialHeads).
 func headsCopies(published time.Time, d decision) []laterCopy {
 	var out []laterCopy
+	seen := make(map[int64]bool, len(d.copies))
 	for _, c := range d.copies {
 		if published.Before(c.published()) {
 			out = append(out, c)
+			seen[c.ID] = true
 		}
+	}
+	for _, c := range laterPartialHeads(published, d) {
+		if !seen[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// laterPartialHeads are, as copies seen from their side, the partial
+// matches of decision d by the article index (decide) published after
+// published that head their own cluster, stored unique: the article
+// index's measures are the same from either side, so in publication order
+// each arrived after the article judged, found it among its candidates
+// and linked to it. Only the best of them was relinked before (a stored
+// bulletin left unique beside a near one the earlier bulletin headed).
+// One in another's cluster found its own link (withoutLaterPartials).
+func laterPartialHeads(published time.Time, d decision) []laterCopy {
+	var out []laterCopy
+	for _, m := range d.matches {
+		if !m.partial || m.exact || m.ingestedAt.IsZero() || m.clusterID != m.ID || !published.Before(m.published()) {
+			continue
+		}
+		c := laterCopy{Match: m, status: StatusUnique}
+		c.Coverage = Coverage{This: m.Coverage.That, That: m.Coverage.This}
+		out = append(out, c)
 	}
 	return out
 }
@@ -219,4 +269,22 @@ func leavesForHead(published time.Time, m Article, targetPublished time.Time, ok
 		return true
 	}
 	return ok && published.Before(targetPublished)
+}
+
+// closerByIndex reports whether a partial match by the article index
+// measured as sim is at least as close as the one measured as than, by
+// decide's order (fewer differing bits, more shared text, more shared
+// words): an article published before than's would then be the one
+// earliestClosest links to. than not a match by the index at all (a link
+// the partial step made) is never closer: the article index's match is
+// chosen before the partial step looks.
+func closerByIndex(sim, than Similarity, opts Options) bool {
+	if !linkedByFingerprint(than, opts) {
+		return true
+	}
+	return cmp.Or(
+		cmp.Compare(sim.Distance, than.Distance),
+		-cmp.Compare(sim.Overlap, than.Overlap),
+		-cmp.Compare(sim.WordRatio, than.WordRatio),
+	) <= 0
 }

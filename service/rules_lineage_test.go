@@ -43,6 +43,9 @@ func TestEarliestClosestPartial(t *testing.T) {
 func TestCopyOf(t *testing.T) {
 	stored := time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
 	pairs := make([]SentencePair, 5)
+	for i := range pairs {
+		pairs[i].Position, pairs[i].OtherPosition = i, i
+	}
 	for _, c := range []struct {
 		name      string
 		status    Status
@@ -58,8 +61,12 @@ func TestCopyOf(t *testing.T) {
 		{"an expansion", StatusUnique, 7, stored, 5, Coverage{This: 0.75, That: 0.4}, Coverage{}, true},
 		{"an expansion by text", StatusUnique, 7, stored, 5, Coverage{This: 0.5, That: 0.4}, Coverage{This: 0.85, That: 0.3}, true},
 		{"a little shared", StatusUnique, 7, stored, 5, Coverage{This: 0.2, That: 0.5}, Coverage{This: 0.2, That: 0.5}, false},
-		{"a short one not found whole", StatusUnique, 7, stored, 2, Coverage{This: 0.1, That: 0.9}, Coverage{This: 0.1, That: 0.7}, false},
+		{"a short one not found whole", StatusUnique, 7, stored, 1, Coverage{This: 0.1, That: 0.9}, Coverage{This: 0.1, That: 0.7}, false},
 		{"a short one found whole", StatusUnique, 7, stored, 2, Coverage{This: 0.1, That: 1}, Coverage{}, true},
+		// Two shared sentences and some of it not found: it has a third,
+		// so it is no short article, and most of it is found.
+		{"two sentences shared of a longer one", StatusUnique, 7, stored, 2, Coverage{This: 0.2, That: 0.64}, Coverage{This: 0.3, That: 0.93}, true},
+		{"two sentences shared of a longer one, little of it", StatusUnique, 7, stored, 2, Coverage{This: 0.2, That: 0.4}, Coverage{This: 0.3, That: 0.5}, false},
 		{"a near copy", StatusNearDuplicate, 9, stored, 5, Coverage{This: 1, That: 1}, Coverage{This: 1, That: 1}, false},
 		{"unique in another's cluster", StatusUnique, 9, stored, 5, Coverage{This: 0.3, That: 1}, Coverage{}, false},
 		{"of the group, not stored", StatusUnique, 7, time.Time{}, 5, Coverage{This: 0.3, That: 1}, Coverage{}, false},
@@ -173,6 +180,78 @@ func TestPromotedLinkLeavesOutBoilerplate(t *testing.T) {
 		}
 		if ok && (l.DuplicateOf != h.ID || l.Status != StatusNearDuplicate) {
 			t.Errorf("%s: %s of %d, want a near duplicate of %d", c.name, l.Status, l.DuplicateOf, h.ID)
+		}
+	}
+}
+
+// TestHeadsLaterPartialMatches: an article heads, besides the copies the
+// sentence index found, its partial matches by the article index published
+// after it that head their own cluster, seen from their side (a bulletin
+// near a later one, and a partial match of two others, cctv-xwlb-20221128-951
+// in docs/reporting.md); not one published before it or at the same time,
+// one in another's cluster, one of the group not stored yet, a near match,
+// nor one the sentence index found already (listed once).
+func TestHeadsLaterPartialMatches(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
+	stored := t0.Add(48 * time.Hour)
+	m := func(id, cluster int64, partial bool, published time.Duration, ingested time.Time) Match {
+		return Match{ID: id, clusterID: cluster, PublishedAt: t0.Add(published), ingestedAt: ingested, partial: partial,
+			Similarity: Similarity{Distance: 3, Overlap: 0.6, WordRatio: 0.5, Coverage: Coverage{This: 0.55, That: 0.45}}}
+	}
+	d := decision{
+		matches: []Match{
+			m(1, 1, false, 24*time.Hour, stored),     // near: linked by the promotion
+			m(2, 2, true, 48*time.Hour, stored),      // a later partial heading its cluster
+			m(3, 3, true, 72*time.Hour, stored),      // another, found by the sentence index too
+			m(4, 9, true, 24*time.Hour, stored),      // in another's cluster
+			m(5, 5, true, -24*time.Hour, stored),     // published before
+			m(6, 6, true, 0, stored),                 // at the same time
+			m(7, 0, true, 24*time.Hour, time.Time{}), // of the group, not stored yet
+		},
+		copies: []laterCopy{{Match: m(3, 3, true, 72*time.Hour, stored), status: StatusUnique}},
+	}
+	var got []int64
+	for _, c := range headsCopies(t0, d) {
+		got = append(got, c.ID)
+		if c.ID == 2 && (c.status != StatusUnique || c.Coverage != (Coverage{This: 0.45, That: 0.55})) {
+			t.Errorf("later partial match 2 as a copy: status %q, coverage %+v, want unique and its own side's 0.45/0.55", c.status, c.Coverage)
+		}
+	}
+	if want := []int64{3, 2}; !slices.Equal(got, want) {
+		t.Errorf("heads %v, want %v", got, want)
+	}
+	if got := headsCopies(t0.Add(96*time.Hour), d); len(got) != 0 {
+		t.Errorf("published after them all, heads %d, want none", len(got))
+	}
+}
+
+// TestCloserByIndex: an earlier head takes a member linked as a partial
+// duplicate to a later article when, by the article index's order, it is
+// at least as close (equal: the earliest wins, and the head is earlier);
+// not when the later one is closer; always when the later one is no match
+// by the index at all (the partial step linked it, which runs only when
+// the index finds none).
+func TestCloserByIndex(t *testing.T) {
+	opts := DefaultOptions
+	sim := func(distance int, overlap, words float64) Similarity {
+		return Similarity{Distance: distance, Overlap: overlap, WordRatio: words}
+	}
+	for _, c := range []struct {
+		name      string
+		head, was Similarity
+		want      bool
+	}{
+		{"as close", sim(1, 0.6, 0.5), sim(1, 0.6, 0.5), true},
+		{"fewer bits", sim(0, 0.55, 0.4), sim(2, 0.7, 0.6), true},
+		{"more bits", sim(2, 0.7, 0.6), sim(0, 0.55, 0.4), false},
+		{"more shared text", sim(1, 0.7, 0.4), sim(1, 0.6, 0.6), true},
+		{"less shared text", sim(1, 0.6, 0.6), sim(1, 0.7, 0.4), false},
+		{"fewer shared words", sim(1, 0.6, 0.4), sim(1, 0.6, 0.5), false},
+		{"linked by the partial step (far in bits)", sim(3, 0.5, 0.3), sim(12, 0.9, 0.8), true},
+		{"linked by the partial step (little shared)", sim(3, 0.5, 0.3), sim(0, 0.3, 0.8), true},
+	} {
+		if got := closerByIndex(c.head, c.was, opts); got != c.want {
+			t.Errorf("%s: closer %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -100,7 +100,7 @@ func TestDecidePartialNeverLinksToALaterArticle(t *testing.T) {
 			var candidates []Candidate
 			for _, c := range tt.cands {
 				links[c.id] = &sharedArticle{match: SentenceMatch{ArticleID: c.id, Status: StatusUnique},
-					pairs: make([]SentencePair, 5), coverage: c.shared}
+					pairs: distinctPairs(5), coverage: c.shared}
 				cd := Candidate{ID: c.id, ClusterID: c.id, PublishedAt: t0.Add(c.published), IngestedAt: t0.Add(c.ingested)}
 				if c.inGroup {
 					cd.ClusterID, cd.IngestedAt = 0, time.Time{}
@@ -234,4 +234,14 @@ func TestJudgingLeavesOutLaterPartials(t *testing.T) {
 			}
 		})
 	}
+}
+
+// distinctPairs are n shared sentences, each a different one of both
+// articles.
+func distinctPairs(n int) []SentencePair {
+	pairs := make([]SentencePair, n)
+	for i := range pairs {
+		pairs[i].Position, pairs[i].OtherPosition = i, i
+	}
+	return pairs
 }

@@ -82,9 +82,18 @@ func (j *judging) prospects(found []SentenceMatch, within func(SentenceMatch) bo
 }
 
 // withProspects is step 3, from the candidates prospects asked for (those
-// still stored) and found, the matches prospects was given.
+// still stored) and found, the matches prospects was given. The articles
+// steps 1 and 2 left out as later partial matches stay left out (later):
+// a group holding one, a bulletin of the next day in the same batch, is
+// stored one by one, so that this one heads it, whatever step 3 finds.
 func (j *judging) withProspects(found []SentenceMatch, candidates []Candidate) {
+	later := j.d.later
 	j.d = decidePartial(j.fp, j.published, j.links, candidates, boilerplateShingles(j.fp, holdersIn(j.fp, found)), j.opts)
+	for _, id := range later {
+		if !slices.Contains(j.d.later, id) {
+			j.d.later = append(j.d.later, id)
+		}
+	}
 }
 
 // decision is the verdict's decision so far.

@@ -294,3 +294,28 @@ func TestGroupJudgedAsOneByOne(t *testing.T) {
 		}
 	}
 }
+
+// TestLaterPartialLeftOutThroughStep3: a later article of the group holding
+// the judged one plus much more is its partial match by the article index,
+// left out as later (withoutLaterPartials); the partial step, which finds
+// nothing else, keeps it left out, so that the group is stored one by one
+// and the judged one heads it (the next day's bulletin of the same batch,
+// cctv-xwlb-20260717-19424 in docs/reporting.md).
+func TestLaterPartialLeftOutThroughStep3(t *testing.T) {
+	t0 := time.Date(2026, 7, 17, 19, 0, 0, 0, time.UTC)
+	fp := testFingerprint(t, "Pier", story(0, 0, 6))
+	longer := testFingerprint(t, "Pier", story(0, 0, 6)+" "+story(2, 0, 6)+" "+story(3, 0, 6))
+	later := Candidate{ID: 9, PublishedAt: t0.Add(24 * time.Hour), Simhash: fp.Simhash, Words: longer.Words, Shingles: longer.Shingles}
+	if m := newMatch(fp, later, false); !linkedByFingerprint(m.Similarity, DefaultOptions) || nearEnough(m.Similarity, DefaultOptions) {
+		t.Fatalf("the fixture: %+v, want a partial match by the article index", m.Similarity)
+	}
+	j := judgeCandidates(fp, t0, nil, []Candidate{later}, DefaultOptions)
+	if !j.undecided() || !slices.Equal(j.d.later, []int64{9}) {
+		t.Fatalf("step 1: best %v, later %v, want none and [9]", j.d.best, j.d.later)
+	}
+	j.prospects(nil, func(SentenceMatch) bool { return true }, nil)
+	j.withProspects(nil, nil)
+	if d := j.decision(); d.status != StatusUnique || !slices.Equal(d.later, []int64{9}) {
+		t.Errorf("after the partial step: %s, later %v, want unique and [9]", d.status, d.later)
+	}
+}
