@@ -56,8 +56,8 @@
 // dependants_judge.go), measured in memory where they can be
 // (rules_links.go), the credit of each copy that links elsewhere judged
 // anew (recredit.go); its earlier contents are kept as versions
-// (versions.go). The near links a sentence made before it became
-// boilerplate are judged again once it is (dependants_boilerplate.go). Stored articles move to a new fingerprint version in
+// (versions.go). The links a sentence made before it became boilerplate
+// are judged again once it is (dependants_boilerplate.go). Stored articles move to a new fingerprint version in
 // upgrade.go.
 //
 // # The rules

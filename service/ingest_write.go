@@ -37,8 +37,8 @@ func (s *Service) save(ctx context.Context, in *ArticleInput, fp fingerprint.Fin
 //  5. lock the cluster of its best match and check the match still holds
 //     what it was judged against;
 //  6. insert the article, or replace the key's content, with its link;
-//  7. judge again the near links made on a sentence of it that has just
-//     become boilerplate (dependants_boilerplate.go).
+//  7. judge again the links made on a sentence of it that has just become
+//     boilerplate (dependants_boilerplate.go).
 func (s *Service) saveTx(ctx context.Context, tx Tx, in *ArticleInput, fp fingerprint.Fingerprint, opts Options) (Verdict, error) {
 	if err := tx.Lock(ctx, []LockKey{keyLock(in.Source, in.ExternalID)}); err != nil {
 		return Verdict{}, err
@@ -218,7 +218,7 @@ func (s *Service) saveGroup(ctx context.Context, g []*arrival) error {
 //  5. lock the clusters of the stored articles linked to, and check they
 //     still hold what they were judged against;
 //  6. write the articles and their sentences;
-//  7. judge again the near links made on a sentence that has just become
+//  7. judge again the links made on a sentence that has just become
 //     boilerplate (dependants_boilerplate.go).
 func (s *Service) saveGroupTx(ctx context.Context, tx Tx, g []*arrival) error {
 	if len(g) == 1 { // a lone article: as Ingest has always stored one

@@ -148,8 +148,8 @@ func boilerplateSentences(holders []Holders) []int {
 }
 
 // Links made before a sentence was boilerplate. A sentence becomes
-// boilerplate when its boilerplateArticles-th holder is stored; the near
-// links its first holders made on it alone were checked while it was not,
+// boilerplate when its boilerplateArticles-th holder is stored; the links
+// its first holders made on it were checked while it was not,
 // and which holders those are depends on the order they arrived in (in
 // publication order the first published, in reverse the last). Once an
 // article holding it is stored while it has fewer than boilerplateWindow
