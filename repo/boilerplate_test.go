@@ -133,6 +133,53 @@ func TestSloganPartialLinkJudgedAgain(t *testing.T) {
 	checkEveryOrder(t, items, [][]int{reverse}, want)
 }
 
+// TestCorrectedOriginalKeepsItsCopyOnceBoilerplate: a story ending in the
+// slogan, sent without a publication time, and a light repost of it; the
+// story is corrected (sent again, still without a time: its publication
+// becomes the correction's arrival, after the repost's). Slogan pages then
+// make the slogan boilerplate, and the repost, whose link the slogan is
+// part of, is judged again by publication: the story was there before it,
+// since it was first stored, and the repost still links to it.
+func TestCorrectedOriginalKeepsItsCopyOnceBoilerplate(t *testing.T) {
+	st := newStore(t, 4)
+	svc := newService(t, st)
+	ctx := context.Background()
+	nv := novel(t)
+	rng := rand.New(rand.NewPCG(47, 21))
+	story := nv.Originals(rng, 1, 1500, 2500)[0]
+	story.Body += "\n" + slogan
+	ingest := func(source, key string, a corpus.Article) service.Verdict {
+		t.Helper()
+		v, err := svc.Ingest(ctx, keyed(source, key, a), svc.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	orig := ingest("wire", "story", story)
+	repost := ingest("portal", "repost", nv.Apply(rng, story, corpus.Light))
+	if repost.Status != service.StatusNearDuplicate || repost.DuplicateOf == nil || repost.DuplicateOf.ID != orig.ID {
+		t.Fatalf("the repost: %s of %+v, want a near duplicate of the story %d", repost.Status, repost.DuplicateOf, orig.ID)
+	}
+	time.Sleep(10 * time.Millisecond) // the correction arrives after the repost
+	corrected := story
+	corrected.Body += "\n更正：本文此前版本中的日期有误，现已更正。"
+	if v := ingest("wire", "story", corrected); v.ID != orig.ID {
+		t.Fatalf("the correction is article %d, want the story %d corrected in place", v.ID, orig.ID)
+	}
+	for i, p := range sloganPages(boilerplateArticlesInTest) {
+		ingest("page", fmt.Sprintf("page-%d", i), p)
+	}
+	if a := mustFind(t, svc, repost.ID); a.DuplicateOf != orig.ID || a.ClusterID != orig.ID {
+		t.Errorf("the repost links to %d in cluster %d, want the corrected story %d", a.DuplicateOf, a.ClusterID, orig.ID)
+	}
+	checkLinks(t, st)
+}
+
+// boilerplateArticlesInTest is service's boilerplateArticles: the holders
+// that make a sentence boilerplate.
+const boilerplateArticlesInTest = 20
+
 // TestSloganBodiesLinkNothingInABatch sends the same 25 pages as one batch,
 // judged as one group: the pages before one in the group hold the slogan
 // too, and the verdicts are those of single ingests.

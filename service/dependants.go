@@ -282,7 +282,7 @@ func (s *Service) rejudge(ctx context.Context, tx Tx, locks *clusterLocks, d Art
 }
 
 // rejudgeWithin is rejudge within sc; with sc.notAfter, a partial match
-// published after d (one heading its cluster, which d would head
+// that appeared after d (one heading its cluster, which d would head
 // arriving) links it to none.
 func (s *Service) rejudgeWithin(ctx context.Context, tx Tx, locks *clusterLocks, d Article, sc scope) (Link, error) {
 	fp, err := storedFingerprint(ctx, tx, d)
@@ -293,7 +293,7 @@ func (s *Service) rejudgeWithin(ctx context.Context, tx Tx, locks *clusterLocks,
 	if err != nil {
 		return Link{}, err
 	}
-	if !sc.notAfter.IsZero() && dec.best != nil && sc.notAfter.Before(dec.best.published()) {
+	if !sc.notAfter.IsZero() && dec.best != nil && sc.notAfter.Before(appeared(dec.best.PublishedAt, dec.best.ingestedAt)) {
 		dec.best, dec.status = nil, StatusUnique
 	}
 	if err := notIntoSubtree(ctx, tx, d, &dec); err != nil {

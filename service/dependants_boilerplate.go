@@ -142,9 +142,9 @@ func (s *Service) relinkUnless(ctx context.Context, tx Tx, locks *clusterLocks, 
 			return err
 		}
 		// Against every article stored, as it would be arriving now, but
-		// by publication: none published after it (those are re-judged
-		// themselves when they link on the sentence).
-		sc := scope{exclude: a.ID, self: a.ID, notAfter: effectivePublished(a.PublishedAt, a.IngestedAt)}
+		// by publication: none that appeared after it (those are judged
+		// again themselves when they link on the sentence).
+		sc := scope{exclude: a.ID, self: a.ID, notAfter: appeared(a.PublishedAt, a.IngestedAt)}
 		if err := s.relinkWithin(ctx, tx, locks, a, sc); err != nil {
 			return err
 		}

@@ -110,8 +110,8 @@ type scope struct {
 	// match (judging.published).
 	heads bool
 	// notAfter, for a stored article judged again by publication, leaves
-	// out the candidates published after it (effective times); zero for
-	// no bound.
+	// out the candidates that appeared after it (appeared); zero for no
+	// bound.
 	notAfter time.Time
 	// unlocked are the sentences of the article judged that its writer
 	// left unlocked as known boilerplate, for judge to confirm
@@ -119,14 +119,14 @@ type scope struct {
 	unlocked []uint64
 }
 
-// publishedBy returns the candidates of cs published no later than
+// publishedBy returns the candidates of cs that appeared no later than
 // sc.notAfter, all of them when it is zero.
 func (sc scope) publishedBy(cs []Candidate) []Candidate {
 	if sc.notAfter.IsZero() {
 		return cs
 	}
 	return slices.DeleteFunc(cs, func(c Candidate) bool {
-		return sc.notAfter.Before(effectivePublished(c.PublishedAt, c.IngestedAt))
+		return sc.notAfter.Before(appeared(c.PublishedAt, c.IngestedAt))
 	})
 }
 

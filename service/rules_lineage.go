@@ -37,6 +37,20 @@ func effectivePublished(published, arrived time.Time) time.Time {
 	return published
 }
 
+// appeared is when a stored article appeared, for judging it again by
+// publication: its effective publication, or its first ingestion when
+// that is earlier. An article corrected without a publication time takes
+// the correction's arrival as its publication, yet it was there, and
+// copied, since it was first stored. A zero ingested (an article of the
+// group being stored) is its effective publication.
+func appeared(published, ingested time.Time) time.Time {
+	p := effectivePublished(published, ingested)
+	if ingested.IsZero() || p.Before(ingested) {
+		return p
+	}
+	return ingested
+}
+
 // earliestHolder is the match a copy links to among matches, sorted best
 // first by decide: the earliest published (effectivePublished) of its
 // exact copies, or when it has none, of its near duplicates, the best
