@@ -143,18 +143,13 @@ func TestSloganPartialLinkJudgedAgain(t *testing.T) {
 func TestCorrectedOriginalKeepsItsCopyOnceBoilerplate(t *testing.T) {
 	st := newStore(t, 4)
 	svc := newService(t, st)
-	ctx := context.Background()
 	nv := novel(t)
 	rng := rand.New(rand.NewPCG(47, 21))
 	story := nv.Originals(rng, 1, 1500, 2500)[0]
 	story.Body += "\n" + slogan
 	ingest := func(source, key string, a corpus.Article) service.Verdict {
 		t.Helper()
-		v, err := svc.Ingest(ctx, keyed(source, key, a), svc.Defaults())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return mustIngest(t, svc, source, key, a)
 	}
 	orig := ingest("wire", "story", story)
 	repost := ingest("portal", "repost", nv.Apply(rng, story, corpus.Light))

@@ -25,17 +25,12 @@ type copiedStory struct {
 
 func storeCopiedStory(t *testing.T, svc *service.Service, nv *corpus.Novel, rng *rand.Rand) copiedStory {
 	t.Helper()
-	ctx := context.Background()
 	var s copiedStory
 	s.story = nv.Originals(rng, 1, 1500, 2500)[0]
 	s.repost = nv.Apply(rng, s.story, corpus.Light)
 	ingest := func(source, key string, a corpus.Article) service.Verdict {
 		t.Helper()
-		v, err := svc.Ingest(ctx, keyed(source, key, a), svc.Defaults())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return mustIngest(t, svc, source, key, a)
 	}
 	s.original = ingest("xinhua", "wire-1", s.story)
 	texts := []corpus.Article{s.story, s.story, s.story, nv.Apply(rng, s.story, corpus.HeadlineChanged), s.repost,

@@ -61,6 +61,16 @@ func keyed(source, id string, a corpus.Article) service.ArticleInput {
 	return in
 }
 
+// mustIngest ingests a under source and key with the service's defaults.
+func mustIngest(t *testing.T, svc *service.Service, source, key string, a corpus.Article) service.Verdict {
+	t.Helper()
+	v, err := svc.Ingest(context.Background(), keyed(source, key, a), svc.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func (f *splitFixture) ingest(t *testing.T, source, id string, a corpus.Article) service.Verdict {
 	t.Helper()
 	v, err := f.svc.Ingest(context.Background(), keyed(source, id, a), f.svc.Defaults())

@@ -325,20 +325,13 @@ func TestNoPartialLinkToALaterArticle(t *testing.T) {
 // the one in its best match's cluster (a real case: docs/reporting.md,
 // cctv-xwlb-20230720-4232).
 func TestOriginalHeadsLaterCopiesInTwoClusters(t *testing.T) {
-	nv := novel(t)
-	rng := rand.New(rand.NewPCG(47, 7))
-	texts := nv.Originals(rng, 8, 1500, 2500)
-	x, y, z := strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。"), strings.SplitAfter(texts[3].Body, "。")
-	if len(x) < 20 || len(y) < 9 || len(z) < 9 {
-		t.Fatalf("the fixture: texts of %d, %d and %d sentences, want 20, 9 and 9 or more", len(x), len(y), len(z))
-	}
+	x, y, z, _ := bulletinTexts(t, 9, 9)
 	j := func(a, b []string) string { return strings.Join(a, "") + strings.Join(b, "") }
-	const title = "新闻联播 今日要闻"
 	t0 := time.Date(2026, 3, 1, 19, 0, 0, 0, time.UTC)
 	items := []lineageItem{
-		{"cctv-mon", corpus.Article{Title: title, Body: strings.Join(x[:20], "")}, t0},
-		{"cctv-tue", corpus.Article{Title: title, Body: j(x[1:12], y[:9])}, t0.Add(24 * time.Hour)},
-		{"cctv-wed", corpus.Article{Title: title, Body: j(x[6:17], z[:9])}, t0.Add(48 * time.Hour)},
+		{"cctv-mon", corpus.Article{Title: bulletinTitle, Body: strings.Join(x[:20], "")}, t0},
+		{"cctv-tue", corpus.Article{Title: bulletinTitle, Body: j(x[1:12], y[:9])}, t0.Add(24 * time.Hour)},
+		{"cctv-wed", corpus.Article{Title: bulletinTitle, Body: j(x[6:17], z[:9])}, t0.Add(48 * time.Hour)},
 	}
 	want := storeLineage(t, items, []int{0, 1, 2}, false)
 	for _, w := range []string{"cctv-tue near_duplicate of cctv-mon ", "cctv-wed near_duplicate of cctv-mon "} {
@@ -368,6 +361,22 @@ func byIndex(t *testing.T, x, y corpus.Article) (match, near bool) {
 	return match, match && longer >= 0.5 && !(overlap >= service.HoldShare && longer < service.HoldShare)
 }
 
+// bulletinTitle is the title every bulletin of the bulletin tests bears.
+const bulletinTitle = "新闻联播 今日要闻"
+
+// bulletinTexts are the sentences of three stories the bulletin tests cut
+// their bulletins from — x of 20 sentences or more, y of ny, z of nz — and
+// a fourth story, unrelated.
+func bulletinTexts(t *testing.T, ny, nz int) (x, y, z []string, other corpus.Article) {
+	t.Helper()
+	texts := novel(t).Originals(rand.New(rand.NewPCG(47, 7)), 8, 1500, 2500)
+	x, y, z = strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。"), strings.SplitAfter(texts[3].Body, "。")
+	if len(x) < 20 || len(y) < ny || len(z) < nz {
+		t.Fatalf("the fixture: texts of %d, %d and %d sentences, want 20, %d and %d or more", len(x), len(y), len(z), ny, nz)
+	}
+	return x, y, z, texts[5]
+}
+
 // TestLaterPartialMatchesByTheIndex: three bulletins of one title. Tuesday's
 // keeps 11 of Monday's 20 sentences and adds 9: a near duplicate.
 // Wednesday's runs 8 others of Monday's together in one sentence and adds 4
@@ -382,17 +391,10 @@ func byIndex(t *testing.T, x, y corpus.Article) (match, near bool) {
 // Wednesday's left out as a later match, so that the batch is stored one
 // by one and Monday's heads it (cctv-xwlb-20260717-19424).
 func TestLaterPartialMatchesByTheIndex(t *testing.T) {
-	nv := novel(t)
-	rng := rand.New(rand.NewPCG(47, 7))
-	texts := nv.Originals(rng, 8, 1500, 2500)
-	x, y, z := strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。"), strings.SplitAfter(texts[3].Body, "。")
-	if len(x) < 20 || len(y) < 9 || len(z) < 4 {
-		t.Fatalf("the fixture: texts of %d, %d and %d sentences, want 20, 9 and 4 or more", len(x), len(y), len(z))
-	}
-	const title = "新闻联播 今日要闻"
-	mon := corpus.Article{Title: title, Body: strings.Join(x[:20], "")}
-	tue := corpus.Article{Title: title, Body: strings.Join(x[1:12], "") + strings.Join(y[:9], "")}
-	wed := corpus.Article{Title: title, Body: runTogether.Replace(strings.Join(x[12:20], "")) + "\n" + strings.Join(z[:4], "")}
+	x, y, z, other := bulletinTexts(t, 9, 4)
+	mon := corpus.Article{Title: bulletinTitle, Body: strings.Join(x[:20], "")}
+	tue := corpus.Article{Title: bulletinTitle, Body: strings.Join(x[1:12], "") + strings.Join(y[:9], "")}
+	wed := corpus.Article{Title: bulletinTitle, Body: runTogether.Replace(strings.Join(x[12:20], "")) + "\n" + strings.Join(z[:4], "")}
 	if _, near := byIndex(t, mon, tue); !near {
 		t.Fatal("the fixture: Tuesday's is no near match of Monday's")
 	}
@@ -406,7 +408,7 @@ func TestLaterPartialMatchesByTheIndex(t *testing.T) {
 	// An unrelated story arrives first, so that a batch's groups (1, 2, 4
 	// articles) hold Wednesday's and Monday's together.
 	items := []lineageItem{{"cctv-mon", mon, t0}, {"cctv-tue", tue, t0.Add(24 * time.Hour)}, {"cctv-wed", wed, t0.Add(48 * time.Hour)},
-		{"xinhua", texts[5], t0.Add(-time.Hour)}}
+		{"xinhua", other, t0.Add(-time.Hour)}}
 	want := storeLineage(t, items, []int{3, 0, 1, 2}, false)
 	for _, w := range []string{"cctv-tue near_duplicate of cctv-mon ", "cctv-wed partial_duplicate of cctv-mon "} {
 		if !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, w) }) {
@@ -434,17 +436,10 @@ func byIndexCloseness(t *testing.T, x, y corpus.Article) (bits int, overlap, wor
 // to itself, as the partial rule would have chosen had it been stored
 // (cctv-xwlb-20221029-498 in docs/reporting.md).
 func TestPartialMovesToACloserEarlierHead(t *testing.T) {
-	nv := novel(t)
-	rng := rand.New(rand.NewPCG(47, 7))
-	texts := nv.Originals(rng, 8, 1500, 2500)
-	x, y, z := strings.SplitAfter(texts[0].Body, "。"), strings.SplitAfter(texts[1].Body, "。"), strings.SplitAfter(texts[3].Body, "。")
-	if len(x) < 20 || len(y) < 5 || len(z) < 2 {
-		t.Fatalf("the fixture: texts of %d, %d and %d sentences, want 20, 5 and 2 or more", len(x), len(y), len(z))
-	}
-	const title = "新闻联播 今日要闻"
-	mon := corpus.Article{Title: title, Body: strings.Join(x[:20], "")}
-	thu := corpus.Article{Title: title, Body: strings.Join(x[4:18], "") + strings.Join(y[:5], "")}
-	sat := corpus.Article{Title: title, Body: runTogether.Replace(strings.Join(x[12:20], "")) + "\n" + strings.Join(z[:2], "")}
+	x, y, z, _ := bulletinTexts(t, 5, 2)
+	mon := corpus.Article{Title: bulletinTitle, Body: strings.Join(x[:20], "")}
+	thu := corpus.Article{Title: bulletinTitle, Body: strings.Join(x[4:18], "") + strings.Join(y[:5], "")}
+	sat := corpus.Article{Title: bulletinTitle, Body: runTogether.Replace(strings.Join(x[12:20], "")) + "\n" + strings.Join(z[:2], "")}
 	if _, near := byIndex(t, mon, thu); !near {
 		t.Fatal("the fixture: Thursday's is no near match of Monday's")
 	}
