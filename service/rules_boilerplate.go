@@ -176,20 +176,19 @@ func sharesWithout(own, theirs, boilerplate fingerprint.ShingleSet, opts Options
 }
 
 // restsOnBoilerplate reports whether the link of stored article a, to an
-// article with shingles theirs, may rest on a sentence of a's that has
-// just become boilerplate, whose shingles (with the rest of the
-// boilerplate of the article that found it so) are boilerplate: a near or
-// partial duplicate whose match holds the sentence too (targetHolds), or
-// a near one that no longer shares enough without them. Whether a near
-// link holds without the sentence depends on the boilerplate counted when
-// it is judged, not on the writer's alone (docs/reporting.md, "Who copied
-// whom").
+// article with shingles theirs, rested on a sentence of a's that has just
+// become boilerplate, whose shingles (with the rest of the boilerplate of
+// the article that found it so) are boilerplate: a near or partial
+// duplicate that no longer shares enough without them — a partial one
+// only when its match holds the sentence too (targetHolds). Judging again
+// every link whose match holds the sentence moved links of a story copied
+// a thousand times (docs/reporting.md, "Who copied whom").
 func restsOnBoilerplate(a Article, theirs fingerprint.ShingleSet, targetHolds bool, boilerplate fingerprint.ShingleSet, opts Options) bool {
 	switch a.Status {
 	case StatusNearDuplicate:
-		return targetHolds || !sharesWithout(a.Shingles, theirs, boilerplate, opts)
+		return !sharesWithout(a.Shingles, theirs, boilerplate, opts)
 	case StatusPartialDuplicate:
-		return targetHolds
+		return targetHolds && !sharesWithout(a.Shingles, theirs, boilerplate, opts)
 	}
 	return false
 }

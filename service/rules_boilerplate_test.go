@@ -32,10 +32,11 @@ func TestWithoutBoilerplate(t *testing.T) {
 	}
 }
 
-// TestRestsOnBoilerplate: once a sentence is boilerplate, a near or
-// partial link is judged again when its match holds the sentence too, and
-// a near link that shares too little without the boilerplate even when it
-// does not; other verdicts never.
+// TestRestsOnBoilerplate: once a sentence is boilerplate, a near link
+// that shares too little without the boilerplate is judged again, one that
+// still shares enough is not, whether its match holds the sentence or not;
+// a partial link likewise, and only when its match holds the sentence;
+// other verdicts never.
 func TestRestsOnBoilerplate(t *testing.T) {
 	opts := Options{MinOverlap: 0.5}
 	boilerplate := fingerprint.ShingleSet{1, 2, 3}
@@ -47,12 +48,12 @@ func TestRestsOnBoilerplate(t *testing.T) {
 		targetHolds bool
 		want        bool
 	}{
-		{"near, the same story, its match without the sentence", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}, false, false},
-		{"near, the same story, its match holding the sentence", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}, true, true},
+		{"near, the same story", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3, 4, 5, 6}, true, false},
 		{"near, the boilerplate alone in common", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3, 9}, true, true},
-		{"near, nothing left", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3}, true, true},
-		{"partial, its match holds the sentence", StatusPartialDuplicate, story, true, true},
-		{"partial, its match does not", StatusPartialDuplicate, story, false, false},
+		{"near, nothing left", StatusNearDuplicate, fingerprint.ShingleSet{1, 2, 3}, false, true},
+		{"partial, the same story", StatusPartialDuplicate, story, true, false},
+		{"partial, its match holding only the boilerplate", StatusPartialDuplicate, fingerprint.ShingleSet{1, 2, 3}, true, true},
+		{"partial, its match without the sentence", StatusPartialDuplicate, fingerprint.ShingleSet{1, 2, 3}, false, false},
 		{"exact", StatusExactDuplicate, fingerprint.ShingleSet{1, 2, 3}, true, false},
 		{"unique", StatusUnique, nil, true, false},
 	} {
